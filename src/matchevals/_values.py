@@ -1,0 +1,121 @@
+"""JSON values as matchevals sees them: strict equality, hashing for pairing, readable rendering.
+
+Values compare as JSON values, not as Python objects: ``true`` is not ``1``, ``1`` equals ``1.0``,
+objects and arrays compare deeply, and NaN equals NaN (a value always equals itself).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from json.encoder import encode_basestring as _quote
+from typing import Any
+
+__all__ = ["freeze", "json_equal", "render"]
+
+_BOOL_TAG = "\x00bool"
+_NAN_TAG = "\x00nan"
+_OBJECT_TAG = "\x00object"
+_ARRAY_TAG = "\x00array"
+_ARRAY_TYPES = (list, tuple)
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """Whether two values are equal as JSON values.
+
+    >>> json_equal(1, 1.0), json_equal(True, 1), json_equal({"a": [1]}, {"a": [1.0]})
+    (True, False, True)
+    """
+    if left is right:
+        return True
+    left_type, right_type = type(left), type(right)
+    if left_type is right_type and left_type in (str, int):
+        return bool(left == right)
+    if isinstance(left, bool) or isinstance(right, bool):
+        return left_type is right_type and left == right
+    if isinstance(left, Mapping):
+        return (
+            isinstance(right, Mapping)
+            and len(left) == len(right)
+            and all(key in right and json_equal(value, right[key]) for key, value in left.items())
+        )
+    if isinstance(left, _ARRAY_TYPES):
+        return (
+            isinstance(right, _ARRAY_TYPES)
+            and len(left) == len(right)
+            and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
+        )
+    if isinstance(right, (Mapping, *_ARRAY_TYPES)):
+        return False
+    if left_type is float and right_type is float and math.isnan(left) and math.isnan(right):
+        return True
+    try:
+        return bool(left == right)
+    except Exception:  # an exotic object whose __eq__ raises is simply not equal
+        return False
+
+
+def freeze(value: Any) -> Hashable:
+    """A hashable key such that ``freeze(a) == freeze(b)`` exactly when ``json_equal(a, b)``.
+
+    >>> freeze(1) == freeze(1.0), freeze(True) == freeze(1)
+    (True, False)
+    """
+    value_type = type(value)
+    if value_type is str or value_type is int or value is None:
+        return value  # type: ignore[no-any-return]
+    if value_type is bool:
+        return (_BOOL_TAG, value)
+    if value_type is float:
+        return (_NAN_TAG,) if math.isnan(value) else value
+    if isinstance(value, Mapping):
+        return (_OBJECT_TAG, frozenset((key, freeze(item)) for key, item in value.items()))
+    if isinstance(value, _ARRAY_TYPES):
+        return (_ARRAY_TAG, tuple(freeze(item) for item in value))
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"cannot compare a {type(value).__name__} value: expected JSON values "
+            "(objects, arrays, strings, numbers, booleans, null)"
+        ) from None
+    return value  # type: ignore[no-any-return]
+
+
+def render(value: Any, limit: int = 60) -> str:
+    """A short, readable JSON rendering for comments, truncated to about ``limit`` characters.
+
+    >>> render({"city": "Paris"})
+    '{"city": "Paris"}'
+    """
+    value_type = type(value)
+    if value_type is str:
+        text = _quote(value)
+    elif value_type is int or value_type is float:
+        text = repr(value)
+    elif value is None or value_type is bool:
+        text = "null" if value is None else ("true" if value else "false")
+    else:
+        text = _dump(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _dump(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        return repr(value)
+
+
+def describe_type(value: Any) -> str:
+    """The JSON name of a value's type, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return "list"
+    return type(value).__name__

@@ -1,0 +1,225 @@
+"""The JSON-match evaluators: thin sync and async edges around one pure core.
+
+Each factory validates its options once and returns a callable that runs
+``prepare`` → (judge, only for rubric keys) → ``finish`` inside the LangSmith adapter. The sync
+and async evaluators differ only in how the judge is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from openevals.llm import create_async_llm_as_judge, create_llm_as_judge
+from openevals.types import EvaluatorResult, SimpleAsyncEvaluator, SimpleEvaluator
+
+from matchevals._evaluator import EvaluatorRun
+from matchevals.json_match._judge import (
+    JUDGE_PROMPT,
+    JUDGE_SYSTEM,
+    judge_payload,
+    read_judge_answer,
+)
+from matchevals.json_match._options import (
+    Aggregator,
+    Alignment,
+    JsonMatchOptions,
+    ListAggregator,
+    ListMatchMode,
+)
+from matchevals.json_match._score import Evaluation, JudgeVerdict, finish, prepare
+
+__all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
+
+RUN_NAME = "json_match_evaluator"
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class _Judge:
+    """The model that scores rubric keys: a LangChain chat model, an OpenAI-style client, or a
+    ``provider:name`` string, called through openevals' public LLM-as-judge."""
+
+    judge: Any
+    model: str | None
+
+    def _call_kwargs(self, evaluation: Evaluation) -> tuple[dict[str, Any], dict[str, str]]:
+        schema, values = judge_payload(evaluation.judge_requests, evaluation.options.use_reasoning)
+        settings = {
+            "prompt": JUDGE_PROMPT,
+            "system": JUDGE_SYSTEM,
+            "judge": self.judge,
+            "model": self.model,
+            "output_schema": schema,
+        }
+        return settings, values
+
+    def verdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
+        settings, values = self._call_kwargs(evaluation)
+        answer = create_llm_as_judge(**settings)(**values)
+        return read_judge_answer(
+            answer, evaluation.judge_requests, evaluation.options.use_reasoning
+        )
+
+    async def averdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
+        settings, values = self._call_kwargs(evaluation)
+        answer = await create_async_llm_as_judge(**settings)(**values)
+        return read_judge_answer(
+            answer, evaluation.judge_requests, evaluation.options.use_reasoning
+        )
+
+
+def _evaluate(
+    options: JsonMatchOptions,
+    judge: _Judge,
+    run: EvaluatorRun,
+    /,
+    *,
+    outputs: Any,
+    reference_outputs: Any,
+    **kwargs: Any,
+) -> list[EvaluatorResult]:
+    def compute() -> list[EvaluatorResult]:
+        evaluation = prepare(outputs, reference_outputs, options)
+        if not evaluation.judge_requests:
+            return finish(evaluation)
+        return finish(evaluation, judge.verdicts(evaluation))
+
+    return run.call(
+        compute,
+        outputs=outputs,
+        reference_outputs=reference_outputs,
+        inputs=kwargs.get("inputs"),
+    )
+
+
+async def _aevaluate(
+    options: JsonMatchOptions,
+    judge: _Judge,
+    run: EvaluatorRun,
+    /,
+    *,
+    outputs: Any,
+    reference_outputs: Any,
+    **kwargs: Any,
+) -> list[EvaluatorResult]:
+    async def compute() -> list[EvaluatorResult]:
+        evaluation = prepare(outputs, reference_outputs, options)
+        if not evaluation.judge_requests:
+            return finish(evaluation)
+        return finish(evaluation, await judge.averdicts(evaluation))
+
+    return await run.acall(
+        compute,
+        outputs=outputs,
+        reference_outputs=reference_outputs,
+        inputs=kwargs.get("inputs"),
+    )
+
+
+def _build(
+    *,
+    aggregator: Any,
+    list_aggregator: Any,
+    rubric: Any,
+    exclude_keys: Any,
+    judge: Any,
+    model: Any,
+    use_reasoning: Any,
+    list_match_mode: Any,
+    alignment: Any,
+) -> tuple[JsonMatchOptions, _Judge, EvaluatorRun]:
+    options = JsonMatchOptions.build(
+        aggregator=aggregator,
+        list_aggregator=list_aggregator,
+        rubric=rubric,
+        exclude_keys=exclude_keys,
+        use_reasoning=use_reasoning,
+        list_match_mode=list_match_mode,
+        alignment=alignment,
+    )
+    if options.rubric and judge is None and not model:
+        raise ValueError("rubric keys need a judge: pass judge= or model=")
+    if not options.rubric and (judge is not None or model):
+        raise ValueError("judge and model are only used for rubric keys: pass rubric= as well")
+    if model is not None and not isinstance(model, str):
+        raise TypeError(f"model must be a 'provider:name' string; got {type(model).__name__}")
+    return options, _Judge(judge, model), EvaluatorRun(RUN_NAME)
+
+
+def _named(evaluator: _F) -> _F:
+    evaluator.__name__ = RUN_NAME  # type: ignore[attr-defined]
+    evaluator.__qualname__ = RUN_NAME  # type: ignore[attr-defined]
+    return evaluator
+
+
+def create_json_match_evaluator(
+    *,
+    aggregator: Aggregator | None = None,
+    list_aggregator: ListAggregator = "all",
+    rubric: dict[str, str] | None = None,
+    exclude_keys: list[str] | None = None,
+    judge: Any = None,
+    model: str | None = None,
+    use_reasoning: bool = True,
+    list_match_mode: ListMatchMode = "same_elements",
+    alignment: Alignment = "optimal",
+) -> SimpleEvaluator:
+    """Create an evaluator scoring JSON outputs against references, key by key.
+
+    A drop-in for ``openevals.json.create_json_match_evaluator`` (same arguments and results),
+    plus ``alignment``: ``"optimal"`` pairs list items to maximize the reported score,
+    ``"greedy"`` reproduces openevals' pairing. ``rubric`` and ``exclude_keys`` default to empty.
+
+    >>> evaluator = create_json_match_evaluator()
+    >>> [(r["key"], r["score"], r["comment"]) for r in evaluator(
+    ...     outputs={"name": "Alice", "age": 20}, reference_outputs={"name": "Alice", "age": 30})]
+    [('json_match:age', 0, 'age: expected 30, got 20'), ('json_match:name', 1, None)]
+    """
+    options, judge_client, run = _build(
+        aggregator=aggregator,
+        list_aggregator=list_aggregator,
+        rubric=rubric,
+        exclude_keys=exclude_keys,
+        judge=judge,
+        model=model,
+        use_reasoning=use_reasoning,
+        list_match_mode=list_match_mode,
+        alignment=alignment,
+    )
+    return _named(partial(_evaluate, options, judge_client, run))
+
+
+def create_async_json_match_evaluator(
+    *,
+    aggregator: Aggregator | None = None,
+    list_aggregator: ListAggregator = "all",
+    rubric: dict[str, str] | None = None,
+    exclude_keys: list[str] | None = None,
+    judge: Any = None,
+    model: str | None = None,
+    use_reasoning: bool = True,
+    list_match_mode: ListMatchMode = "same_elements",
+    alignment: Alignment = "optimal",
+) -> SimpleAsyncEvaluator:
+    """The async twin of :func:`create_json_match_evaluator`; same results for every input.
+
+    >>> import asyncio
+    >>> evaluator = create_async_json_match_evaluator(aggregator="average")
+    >>> asyncio.run(evaluator(outputs={"a": 1, "b": 2}, reference_outputs={"a": 1, "b": 3}))[0]
+    {'key': 'json_match:average', 'score': 0.5, 'comment': 'b: expected 3, got 2', 'metadata': None}
+    """
+    options, judge_client, run = _build(
+        aggregator=aggregator,
+        list_aggregator=list_aggregator,
+        rubric=rubric,
+        exclude_keys=exclude_keys,
+        judge=judge,
+        model=model,
+        use_reasoning=use_reasoning,
+        list_match_mode=list_match_mode,
+        alignment=alignment,
+    )
+    return _named(partial(_aevaluate, options, judge_client, run))

@@ -1,0 +1,107 @@
+"""Rubric keys: what the judge is asked and how its answer is read (pure; no model call here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from matchevals._values import render
+from matchevals.json_match._score import JudgeRequest, JudgeVerdict
+
+__all__ = ["JUDGE_PROMPT", "JUDGE_SYSTEM", "judge_payload", "read_judge_answer"]
+
+JUDGE_SYSTEM = """You grade structured outputs one field at a time.
+For every field listed, decide whether the output value meets that field's criteria when compared
+with the expected value. Use only the field's own criteria: ignore differences they do not mention,
+and never let one field's verdict influence another's. A null value compared with a non-null value
+does not meet the criteria."""
+
+JUDGE_PROMPT = """Fields to grade, with their criteria:
+{rubric}
+<output_values>
+{outputs}
+</output_values>
+<expected_values>
+{reference_outputs}
+</expected_values>"""
+
+_VALUE_LIMIT = 4000
+
+
+def judge_payload(
+    requests: Sequence[JudgeRequest], use_reasoning: bool
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The structured-output JSON schema and the prompt values for one judge call.
+
+    >>> schema, values = judge_payload([JudgeRequest("city", "city", "same city", "NYC",
+    ...     "New York")], use_reasoning=False)
+    >>> schema["properties"]["city"]["type"], values["outputs"]
+    ('boolean', 'city: "NYC"')
+    """
+    properties: dict[str, Any] = {}
+    for request in requests:
+        question = f"Does the output for key {request.key} meet the criteria? {request.criteria}"
+        if use_reasoning:
+            properties[request.request_id] = {
+                "type": "object",
+                "properties": {
+                    "reasoning": {
+                        "type": "string",
+                        "description": f"Why the score for key {request.key} was given",
+                    },
+                    "score": {"type": "boolean", "description": question},
+                },
+                "required": ["score", "reasoning"],
+                "additionalProperties": False,
+            }
+        else:
+            properties[request.request_id] = {"type": "boolean", "description": question}
+    schema = {
+        "type": "object",
+        "title": "structured_match_score",
+        "description": "Per-key verdicts on the accuracy of a structured output",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    criteria = {request.key: request.criteria for request in requests}
+    values = {
+        "rubric": "\n".join(f"Key: {key}, Criteria: {text}" for key, text in criteria.items()),
+        "outputs": "\n".join(
+            f"{r.request_id}: {render(r.output_value, _VALUE_LIMIT)}" for r in requests
+        ),
+        "reference_outputs": "\n".join(
+            f"{r.request_id}: {render(r.reference_value, _VALUE_LIMIT)}" for r in requests
+        ),
+    }
+    return schema, values
+
+
+def read_judge_answer(
+    answer: Any, requests: Sequence[JudgeRequest], use_reasoning: bool
+) -> dict[str, JudgeVerdict]:
+    """Turn the judge's structured answer into one verdict per request.
+
+    Raises ValueError naming the rubric keys whose verdicts are missing or malformed.
+    """
+    keys = sorted({request.key for request in requests})
+    if not isinstance(answer, Mapping):
+        raise ValueError(
+            f"the judge's answer for rubric keys {keys} is not an object: {render(answer)}"
+        )
+    verdicts: dict[str, JudgeVerdict] = {}
+    for request in requests:
+        value = answer.get(request.request_id)
+        reasoning: Any = None
+        if isinstance(value, Mapping):
+            reasoning, value = value.get("reasoning"), value.get("score")
+        if not isinstance(value, bool):
+            raise ValueError(
+                f"the judge gave no valid verdict for rubric key {request.key!r} "
+                f"(answer field {request.request_id!r}: {render(answer.get(request.request_id))}); "
+                "expected a boolean score"
+            )
+        verdicts[request.request_id] = JudgeVerdict(
+            value, str(reasoning) if reasoning is not None and use_reasoning else None
+        )
+    return verdicts
