@@ -103,7 +103,7 @@ def render(value: Any, limit: int = 60) -> str:
 
 def _dump(value: Any) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
     except (ValueError, TypeError, RecursionError):
         return repr(value)
 

@@ -296,7 +296,7 @@ def _comment(evaluation: Evaluation, only_key: str | None) -> str:
                 lines.append(_unmatched_text(item))
             continue
         where = _where(item) if evaluation.is_list else ""
-        keys = item.scores if only_key is None else (only_key,)
+        keys = sorted(item.scores) if only_key is None else (only_key,)
         lines.extend(
             _difference_text(item, key, where)
             for key in keys
