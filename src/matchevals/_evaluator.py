@@ -75,9 +75,9 @@ class EvaluatorRun:
         self._traced = traceable(name=run_name, metadata=metadata, process_inputs=_drop_compute)(
             _call
         )
-        self._atraced = traceable(
-            name=run_name, metadata=metadata, process_inputs=_drop_compute
-        )(_acall)
+        self._atraced = traceable(name=run_name, metadata=metadata, process_inputs=_drop_compute)(
+            _acall
+        )
 
     def __reduce__(self) -> tuple[type[EvaluatorRun], tuple[str]]:
         return (EvaluatorRun, (self.run_name,))
