@@ -10,7 +10,7 @@ Two pure steps frame the judge call made by the evaluator edges:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -284,8 +284,29 @@ def _item_score(item: ItemScores, all_or_nothing: bool) -> float:
 
 
 def _comment(evaluation: Evaluation, only_key: str | None) -> str:
-    """One readable clause per difference, e.g. ``age: expected 30, got 20``."""
-    lines: list[str] = []
+    """One readable clause per difference, e.g. ``age: expected 30, got 20``.
+
+    Only the first few differences are rendered; the rest are counted.
+    """
+    shown: list[str] = []
+    hidden = 0
+    for item, key in _differences(evaluation, only_key):
+        if len(shown) == MAX_COMMENT_MISMATCHES:
+            hidden += 1
+        elif key is None:
+            shown.append(_unmatched_text(item))
+        else:
+            where = _where(item) if evaluation.is_list else ""
+            shown.append(_difference_text(item, key, where))
+    if hidden:
+        shown.append(f"… and {hidden} more")
+    return "; ".join(shown)
+
+
+def _differences(
+    evaluation: Evaluation, only_key: str | None
+) -> Iterator[tuple[ItemScores, str | None]]:
+    """Each difference as (item, key), or (item, None) for an item without a partner."""
     for item in evaluation.items:
         if item.unmatched:
             if (
@@ -293,19 +314,14 @@ def _comment(evaluation: Evaluation, only_key: str | None) -> str:
                 or only_key in item.scores
                 or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
             ):
-                lines.append(_unmatched_text(item))
+                yield item, None
             continue
-        where = _where(item) if evaluation.is_list else ""
-        keys = sorted(item.scores) if only_key is None else (only_key,)
-        lines.extend(
-            _difference_text(item, key, where)
-            for key in keys
-            if key in item.scores and item.scores[key] != 1
-        )
-    shown = lines[:MAX_COMMENT_MISMATCHES]
-    if len(lines) > len(shown):
-        shown.append(f"… and {len(lines) - len(shown)} more")
-    return "; ".join(shown)
+        scores = item.scores
+        if only_key is None:
+            for key in sorted(key for key, score in scores.items() if score != 1):
+                yield item, key
+        elif only_key in scores and scores[only_key] != 1:
+            yield item, only_key
 
 
 def _where(item: ItemScores) -> str:
