@@ -29,9 +29,19 @@ def json_equal(left: Any, right: Any) -> bool:
     """
     if left is right:
         return True
-    left_type, right_type = type(left), type(right)
-    if left_type is right_type and left_type in (str, int):
-        return bool(left == right)
+    left_type = type(left)
+    if left_type is type(right):
+        if left_type is str or left_type is int or left_type is bool:
+            return bool(left == right)
+        if left_type is float:
+            return left == right or (left != left and right != right)  # NaN equals NaN
+        if left_type is list:
+            return len(left) == len(right) and all(map(json_equal, left, right))
+        if left_type is dict:
+            return len(left) == len(right) and all(
+                key in right and json_equal(value, right[key]) for key, value in left.items()
+            )
+    right_type = type(right)
     if isinstance(left, bool) or isinstance(right, bool):
         return left_type is right_type and left == right
     if isinstance(left, Mapping):

@@ -211,6 +211,8 @@ def test_unhashable_non_json_values_get_a_type_error() -> None:
 
     with pytest.raises(TypeError, match="Opaque"):
         evaluate([{"a": Opaque()}], [{"a": 1}, {"a": 2}])
+    with pytest.raises(TypeError, match=r"outputs\[0\]\.a: cannot compare a Opaque value"):
+        evaluate([{"a": Opaque()}], [{"a": 1}, {"a": 2}])
 
 
 def test_evaluators_are_named_and_accept_extra_keywords() -> None:

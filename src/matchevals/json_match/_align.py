@@ -7,21 +7,20 @@
 - ``same_elements``: as ``subset``, and every reference item left over is reported unmatched.
 
 ``optimal`` alignment pairs identical items by hashing, then solves the rest as an assignment
-problem (``scipy.optimize.linear_sum_assignment``) on a similarity matrix built with sparse matrix
-products, never with a Python loop over pairs. ``greedy`` reproduces openevals' pairing: each
+problem (``scipy.optimize.linear_sum_assignment``) on a similarity matrix built with numpy in
+blocks of rows, never with a Python loop over pairs. ``greedy`` reproduces openevals' pairing: each
 driving item in turn takes the first free partner with the most equal keys.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_matrix
 
 from matchevals._values import freeze
 from matchevals.json_match._options import Alignment, ListMatchMode
@@ -32,7 +31,6 @@ Pair = tuple[int | None, int | None]
 """``(output_index, reference_index)``; ``None`` on the side where an item has no partner."""
 
 Item = Mapping[str, Any]
-FrozenItem = list[tuple[str, Hashable]]
 
 
 def align_items(
@@ -62,17 +60,70 @@ def align_items(
             (i if i < n_outputs else None, i if i < n_references else None)
             for i in range(max(n_outputs, n_references))
         ]
-    frozen_outputs = [_freeze_item(item, ignored_keys) for item in outputs]
-    frozen_references = [_freeze_item(item, ignored_keys) for item in references]
+    table = _ValueTable(outputs, references, ignored_keys, judged_keys)
     if alignment == "greedy":
-        matches = _greedy_matches(frozen_outputs, frozen_references, mode, judged_keys)
+        matches = _greedy_matches(table, mode)
     else:
-        matches = _optimal_matches(frozen_outputs, frozen_references, all_or_nothing, judged_keys)
+        matches = _optimal_matches(table, all_or_nothing)
     return _arrange(matches, n_outputs, n_references, mode)
 
 
-def _freeze_item(item: Item, ignored_keys: frozenset[str]) -> FrozenItem:
-    return [(key, freeze(value)) for key, value in item.items() if key not in ignored_keys]
+class _ValueTable:
+    """Both lists as one dense int32 matrix: a row per item, a column per key.
+
+    A cell holds a code for the item's value under that key (equal codes in a column mean
+    JSON-equal values) or -1 where the item lacks the key. Rows 0..n_outputs-1 are the outputs.
+    """
+
+    MISSING = -1
+
+    def __init__(
+        self,
+        outputs: Sequence[Item],
+        references: Sequence[Item],
+        ignored_keys: frozenset[str],
+        judged_keys: frozenset[str],
+    ) -> None:
+        columns: dict[str, int] = {}
+        for item in (*outputs, *references):
+            for key in item:
+                if key not in ignored_keys and key not in columns:
+                    columns[key] = len(columns)
+        self.n_outputs = len(outputs)
+        self.cells = np.full(
+            (len(outputs) + len(references), max(len(columns), 1)), self.MISSING, dtype=np.int32
+        )
+        value_codes: list[dict[Hashable, int]] = [{} for _ in columns]
+        for row, item in enumerate((*outputs, *references)):
+            cells = self.cells[row]
+            for key, value in item.items():
+                column = columns.get(key)
+                if column is None:
+                    continue
+                try:
+                    frozen = freeze(value)
+                except TypeError as error:
+                    side, index = (
+                        ("outputs", row)
+                        if row < len(outputs)
+                        else ("reference_outputs", row - len(outputs))
+                    )
+                    raise TypeError(f"{side}[{index}].{key}: {error}") from None
+                codes = value_codes[column]
+                cells[column] = codes.setdefault(frozen, len(codes))
+        self.compared_columns = [
+            column for key, column in columns.items() if key not in judged_keys
+        ]
+        self.has_judged_columns = len(self.compared_columns) < len(columns)
+
+    @property
+    def n_references(self) -> int:
+        return len(self.cells) - self.n_outputs
+
+    def rows(self, compared_only: bool = False) -> NDArray[np.int32]:
+        if compared_only and self.has_judged_columns:
+            return self.cells[:, self.compared_columns]
+        return self.cells
 
 
 def _arrange(matches: dict[int, int], n_outputs: int, n_references: int, mode: str) -> list[Pair]:
@@ -86,109 +137,110 @@ def _arrange(matches: dict[int, int], n_outputs: int, n_references: int, mode: s
     return pairs
 
 
-def _optimal_matches(
-    outputs: list[FrozenItem],
-    references: list[FrozenItem],
-    all_or_nothing: bool,
-    judged_keys: frozenset[str],
-) -> dict[int, int]:
-    """Maximum total pair score; identical items pair first (this never lowers the optimum)."""
-    matches = _pair_identical(outputs, references)
-    paired_references = set(matches.values())
-    unmatched_outputs = [i for i in range(len(outputs)) if i not in matches]
-    unmatched_references = [j for j in range(len(references)) if j not in paired_references]
-    if not unmatched_outputs or not unmatched_references:
-        return matches
-    equal, compared = _similarity(
-        [outputs[i] for i in unmatched_outputs],
-        [references[j] for j in unmatched_references],
-        judged_keys,
-    )
-    if all_or_nothing:
-        primary = (equal == compared).astype(np.float64)
-    else:
-        primary = np.divide(
-            equal, compared, out=np.ones(equal.shape, dtype=np.float64), where=compared > 0
-        )
-    # Among equally good pairings prefer the one with more equal keys; the bonus summed over a
-    # whole pairing stays below 1e-7, far under any real difference of primary scores.
-    bonus_unit = 1e-7 / ((int(equal.max()) + 1) * (min(equal.shape) + 1))
-    rows, columns = linear_sum_assignment(primary + equal * bonus_unit, maximize=True)
-    for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
-        matches[unmatched_outputs[row]] = unmatched_references[column]
+def _pair_identical(outputs: NDArray[np.int32], references: NDArray[np.int32]) -> dict[int, int]:
+    """Pair each output row with the first unused identical reference row, in index order."""
+    references_by_content: dict[bytes, deque[int]] = defaultdict(deque)
+    for j, row in enumerate(references):
+        references_by_content[row.tobytes()].append(j)
+    matches: dict[int, int] = {}
+    for i, row in enumerate(outputs):
+        same = references_by_content.get(row.tobytes())
+        if same:
+            matches[i] = same.popleft()
     return matches
 
 
-def _similarity(
-    outputs: list[FrozenItem], references: list[FrozenItem], judged_keys: frozenset[str]
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """For every output/reference pair: how many keys are equal, and how many are compared.
+def _optimal_matches(table: _ValueTable, all_or_nothing: bool) -> dict[int, int]:
+    """Maximum total pair score; identical items pair first (this never lowers the optimum)."""
+    cells = table.rows()
+    matches = _pair_identical(cells[: table.n_outputs], cells[table.n_outputs :])
+    paired_references = set(matches.values())
+    rest_outputs = [i for i in range(table.n_outputs) if i not in matches]
+    rest_references = [j for j in range(table.n_references) if j not in paired_references]
+    if not rest_outputs or not rest_references:
+        return matches
+    compared = table.rows(compared_only=True)
+    similarity = _Similarity(
+        compared[rest_outputs], compared[[table.n_outputs + j for j in rest_references]]
+    )
+    # Among equally good pairings prefer the one with more equal keys; the bonus summed over a
+    # whole pairing stays below 1e-7, far under any real difference of pair scores.
+    bonus = 1e-7 / ((similarity.n_keys + 1) * (min(len(rest_outputs), len(rest_references)) + 1))
+    costs = np.empty((len(rest_outputs), len(rest_references)), dtype=np.float64)
+    for rows, equal, compared_keys in similarity.blocks():
+        if all_or_nothing:
+            block = (equal == compared_keys).astype(np.float64)
+        else:
+            block = np.divide(
+                equal,
+                compared_keys,
+                out=np.ones(equal.shape, dtype=np.float64),
+                where=compared_keys > 0,
+            )
+        block += equal * bonus
+        np.negative(block, out=costs[rows])  # minimizing the negation maximizes the score
+    row_indices, column_indices = linear_sum_assignment(costs)
+    for row, column in zip(row_indices.tolist(), column_indices.tolist(), strict=True):
+        matches[rest_outputs[row]] = rest_references[column]
+    return matches
+
+
+class _Similarity:
+    """Per output/reference pair: how many keys are equal and how many are compared.
 
     A key is compared when either item has it, and equal when both have it with equal values.
-    Each side becomes a sparse 0/1 matrix of (key, value) pairs and one of keys; two matrix
-    products then count, for all pairs at once, the shared (key, value) pairs and shared keys.
+    Pairs are compared in blocks of rows with numpy, never with a Python loop over pairs, and in
+    bounded memory.
     """
-    value_codes: dict[tuple[str, Hashable], int] = {}
-    key_codes: dict[str, int] = {}
-    sides = []
-    for items in (outputs, references):
-        rows: list[int] = []
-        value_columns: list[int] = []
-        key_columns: list[int] = []
-        for row, item in enumerate(items):
-            for pair in item:
-                if pair[0] in judged_keys:
-                    continue
-                rows.append(row)
-                value_columns.append(value_codes.setdefault(pair, len(value_codes)))
-                key_columns.append(key_codes.setdefault(pair[0], len(key_codes)))
-        sides.append((len(items), rows, value_columns, key_columns))
 
-    def sparse(n_rows: int, rows: list[int], columns: list[int], width: int) -> csr_matrix:
-        ones = np.ones(len(rows), dtype=np.int64)
-        return csr_matrix((ones, (rows, columns)), shape=(n_rows, max(width, 1)))
+    _BLOCK_ELEMENTS = 1 << 18
 
-    (n_out, out_rows, out_values, out_keys), (n_ref, ref_rows, ref_values, ref_keys) = sides
-    equal = (
-        sparse(n_out, out_rows, out_values, len(value_codes))
-        @ sparse(n_ref, ref_rows, ref_values, len(value_codes)).T
-    ).toarray()
-    common_keys = (
-        sparse(n_out, out_rows, out_keys, len(key_codes))
-        @ sparse(n_ref, ref_rows, ref_keys, len(key_codes)).T
-    ).toarray()
-    output_counts = np.bincount(np.asarray(out_rows, dtype=np.int64), minlength=n_out)
-    reference_counts = np.bincount(np.asarray(ref_rows, dtype=np.int64), minlength=n_ref)
-    compared = output_counts[:, None] + reference_counts[None, :] - common_keys
-    return np.asarray(equal, dtype=np.int64), np.asarray(compared, dtype=np.int64)
+    def __init__(self, outputs: NDArray[np.int32], references: NDArray[np.int32]) -> None:
+        self.n_keys = outputs.shape[1]
+        self.outputs = outputs
+        # A missing key must never count as equal: give the two sides different markers.
+        self.references = np.where(references == _ValueTable.MISSING, -2, references)
+        self.output_has = (outputs >= 0).astype(np.float32)
+        self.reference_has = (references >= 0).astype(np.float32)
+
+    def blocks(self) -> Iterator[tuple[slice, NDArray[np.int32], NDArray[np.int32]]]:
+        n_outputs, n_references = len(self.outputs), len(self.references)
+        step = max(1, self._BLOCK_ELEMENTS // max(1, n_references * max(self.n_keys, 1)))
+        output_counts = self.output_has.sum(axis=1)
+        reference_counts = self.reference_has.sum(axis=1)
+        for start in range(0, n_outputs, step):
+            rows = slice(start, min(start + step, n_outputs))
+            equal = (self.outputs[rows, None, :] == self.references[None, :, :]).sum(
+                axis=2, dtype=np.int32
+            )
+            common = self.output_has[rows] @ self.reference_has.T
+            compared = output_counts[rows, None] + reference_counts[None, :] - common
+            yield rows, equal, compared.astype(np.int32)
+
+    def equal_matrix(self) -> NDArray[np.int32]:
+        equal = np.empty((len(self.outputs), len(self.references)), dtype=np.int32)
+        for rows, block, _ in self.blocks():
+            equal[rows] = block
+        return equal
 
 
-def _greedy_matches(
-    outputs: list[FrozenItem],
-    references: list[FrozenItem],
-    mode: str,
-    judged_keys: frozenset[str],
-) -> dict[int, int]:
+def _greedy_matches(table: _ValueTable, mode: str) -> dict[int, int]:
     """openevals' pairing: drivers in index order take the first free partner with most equal keys.
 
     In ``same_elements`` mode openevals first tries to pair every output with an identical
     reference (ignoring judged keys) and keeps that pairing only if it covers both lists entirely.
     """
-    compared_only = [
-        [(key, value) for key, value in item if key not in judged_keys] for item in outputs
-    ]
-    compared_references = [
-        [(key, value) for key, value in item if key not in judged_keys] for item in references
-    ]
+    compared = table.rows(compared_only=True)
+    outputs, references = compared[: table.n_outputs], compared[table.n_outputs :]
     if mode == "same_elements" and len(outputs) == len(references):
-        exact = _pair_identical(compared_only, compared_references)
+        exact = _pair_identical(outputs, references)
         if len(exact) == len(outputs):
             return exact
-    if not outputs or not references:
+    if not len(outputs) or not len(references):
         return {}
-    equal, _ = _similarity(outputs, references, judged_keys)
+    equal = _Similarity(outputs, references).equal_matrix()
     drivers_are_references = mode == "superset"
-    scores = equal.T.copy() if drivers_are_references else equal.copy()
+    scores = equal.T.copy() if drivers_are_references else equal
     matches: dict[int, int] = {}
     for driver in range(scores.shape[0]):
         row = scores[driver]
@@ -200,16 +252,4 @@ def _greedy_matches(
             matches[partner] = driver
         else:
             matches[driver] = partner
-    return matches
-
-
-def _pair_identical(outputs: list[FrozenItem], references: list[FrozenItem]) -> dict[int, int]:
-    references_by_content: dict[frozenset[tuple[str, Hashable]], deque[int]] = defaultdict(deque)
-    for j, reference in enumerate(references):
-        references_by_content[frozenset(reference)].append(j)
-    matches: dict[int, int] = {}
-    for i, output in enumerate(outputs):
-        same = references_by_content.get(frozenset(output))
-        if same:
-            matches[i] = same.popleft()
     return matches

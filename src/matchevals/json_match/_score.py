@@ -10,7 +10,7 @@ Two pure steps frame the judge call made by the evaluator edges:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -290,38 +290,42 @@ def _comment(evaluation: Evaluation, only_key: str | None) -> str:
     """
     shown: list[str] = []
     hidden = 0
-    for item, key in _differences(evaluation, only_key):
+    for item in evaluation.items:
         if len(shown) == MAX_COMMENT_MISMATCHES:
-            hidden += 1
-        elif key is None:
-            shown.append(_unmatched_text(item))
-        else:
-            where = _where(item) if evaluation.is_list else ""
-            shown.append(_difference_text(item, key, where))
+            hidden += _count_differences(item, only_key)
+            continue
+        for key in _differing_keys(item, only_key):
+            if len(shown) == MAX_COMMENT_MISMATCHES:
+                hidden += 1
+            elif key is None:
+                shown.append(_unmatched_text(item))
+            else:
+                where = _where(item) if evaluation.is_list else ""
+                shown.append(_difference_text(item, key, where))
     if hidden:
         shown.append(f"… and {hidden} more")
     return "; ".join(shown)
 
 
-def _differences(
-    evaluation: Evaluation, only_key: str | None
-) -> Iterator[tuple[ItemScores, str | None]]:
-    """Each difference as (item, key), or (item, None) for an item without a partner."""
-    for item in evaluation.items:
-        if item.unmatched:
-            if (
-                only_key is None
-                or only_key in item.scores
-                or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
-            ):
-                yield item, None
-            continue
-        scores = item.scores
-        if only_key is None:
-            for key in sorted(key for key, score in scores.items() if score != 1):
-                yield item, key
-        elif only_key in scores and scores[only_key] != 1:
-            yield item, only_key
+def _differing_keys(item: ItemScores, only_key: str | None) -> list[str | None]:
+    """The keys that differ in an item, sorted; [None] for an item without a partner."""
+    if item.unmatched:
+        if (
+            only_key is None
+            or only_key in item.scores
+            or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
+        ):
+            return [None]
+        return []
+    if only_key is None:
+        return sorted(key for key, score in item.scores.items() if score != 1)
+    return [only_key] if item.scores.get(only_key, 1) != 1 else []
+
+
+def _count_differences(item: ItemScores, only_key: str | None) -> int:
+    if item.unmatched or only_key is not None:
+        return len(_differing_keys(item, only_key))
+    return sum(1 for score in item.scores.values() if score != 1)
 
 
 def _where(item: ItemScores) -> str:
