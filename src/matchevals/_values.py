@@ -34,7 +34,7 @@ def json_equal(left: Any, right: Any) -> bool:
         if left_type is str or left_type is int or left_type is bool:
             return bool(left == right)
         if left_type is float:
-            return left == right or (left != left and right != right)  # NaN equals NaN
+            return bool(left == right or (left != left and right != right))  # NaN equals NaN
         if left_type is list:
             return len(left) == len(right) and all(map(json_equal, left, right))
         if left_type is dict:

@@ -13,9 +13,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from openevals.llm import create_async_llm_as_judge, create_llm_as_judge
-from openevals.types import EvaluatorResult, SimpleAsyncEvaluator, SimpleEvaluator
 
-from matchevals._evaluator import EvaluatorRun
+from matchevals._evaluator import AsyncEvaluator, Evaluator, EvaluatorResult, EvaluatorRun
 from matchevals.json_match._judge import (
     JUDGE_PROMPT,
     JUDGE_SYSTEM,
@@ -150,8 +149,8 @@ def _build(
 
 
 def _named(evaluator: _F) -> _F:
-    evaluator.__name__ = RUN_NAME  # type: ignore[attr-defined]
-    evaluator.__qualname__ = RUN_NAME  # type: ignore[attr-defined]
+    evaluator.__name__ = RUN_NAME
+    evaluator.__qualname__ = RUN_NAME
     return evaluator
 
 
@@ -166,7 +165,7 @@ def create_json_match_evaluator(
     use_reasoning: bool = True,
     list_match_mode: ListMatchMode = "same_elements",
     alignment: Alignment = "optimal",
-) -> SimpleEvaluator:
+) -> Evaluator:
     """Create an evaluator scoring JSON outputs against references, key by key.
 
     A drop-in for ``openevals.json.create_json_match_evaluator`` (same arguments and results),
@@ -203,7 +202,7 @@ def create_async_json_match_evaluator(
     use_reasoning: bool = True,
     list_match_mode: ListMatchMode = "same_elements",
     alignment: Alignment = "optimal",
-) -> SimpleAsyncEvaluator:
+) -> AsyncEvaluator:
     """The async twin of :func:`create_json_match_evaluator`; same results for every input.
 
     >>> import asyncio

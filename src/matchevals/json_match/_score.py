@@ -10,12 +10,11 @@ Two pure steps frame the judge call made by the evaluator edges:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from openevals.types import EvaluatorResult
-
+from matchevals._evaluator import EvaluatorResult
 from matchevals._values import describe_type, json_equal, render
 from matchevals.json_match._align import Pair, align_items
 from matchevals.json_match._options import JsonMatchOptions
@@ -224,19 +223,33 @@ def finish(
 def _per_key_results(
     evaluation: Evaluation, reasonings: dict[str, list[str]], metadata: dict[str, Any] | None
 ) -> list[EvaluatorResult]:
-    options = evaluation.options
+    if not evaluation.is_list:
+        (item,) = evaluation.items
+        final_scores = cast(dict[str, Score], item.scores)
+        return [
+            {
+                "key": f"{KEY_PREFIX}:{key}",
+                "score": score,
+                "comment": (
+                    _difference_text(item, key, "")
+                    if score != 1
+                    else (" ".join(reasonings[key]) if key in reasonings else None)
+                ),
+                "metadata": None,
+            }
+            for key, score in sorted(final_scores.items())
+        ]
     by_key: dict[str, list[Score]] = {}
     for item in evaluation.items:
         if item.unmatched and not item.scores:
             by_key.setdefault(UNMATCHED_ITEM_KEY, []).append(0)
-        for key, score in item.scores.items():
-            by_key.setdefault(key, []).append(score)  # type: ignore[arg-type]
+        for key, key_score in cast(dict[str, Score], item.scores).items():
+            by_key.setdefault(key, []).append(key_score)
     results: list[EvaluatorResult] = []
     for key in sorted(by_key):
         scores = by_key[key]
-        if not evaluation.is_list:
-            score: Score = scores[0]
-        elif options.list_aggregator == "average":
+        score: Score
+        if evaluation.options.list_aggregator == "average":
             score = sum(scores) / len(scores)
         else:
             score = int(min(scores) == 1)
@@ -307,7 +320,7 @@ def _comment(evaluation: Evaluation, only_key: str | None) -> str:
     return "; ".join(shown)
 
 
-def _differing_keys(item: ItemScores, only_key: str | None) -> list[str | None]:
+def _differing_keys(item: ItemScores, only_key: str | None) -> Sequence[str | None]:
     """The keys that differ in an item, sorted; [None] for an item without a partner."""
     if item.unmatched:
         if (
