@@ -1,5 +1,21 @@
-"""Match LangGraph runs superstep by superstep (work in progress: types only so far)."""
+"""Match LangGraph runs superstep by superstep, with modes, patterns, partial credit and rules.
 
+>>> from matchevals.graph_trajectory import Repeat, graph_trajectory_match
+>>> run = {"inputs": None, "results": None, "steps": [["agent"], ["tools"], ["agent"]]}
+>>> loop = Repeat([["agent"], ["tools"]], min=1)
+>>> reference = {"inputs": None, "results": None, "steps": [loop, ["agent"]]}
+>>> graph_trajectory_match(outputs=run, reference_outputs=reference)["score"]
+True
+"""
+
+from matchevals.graph_trajectory._evaluators import (
+    create_async_graph_trajectory_match_evaluator,
+    create_async_graph_trajectory_rules_evaluator,
+    create_graph_trajectory_match_evaluator,
+    create_graph_trajectory_rules_evaluator,
+    graph_trajectory_match,
+    graph_trajectory_match_async,
+)
 from matchevals.graph_trajectory._types import (
     GraphRunReferenceTrajectory,
     GraphRunTrajectory,
@@ -14,4 +30,10 @@ __all__ = [
     "GraphTrajectoryMatchMode",
     "ReferenceStep",
     "Repeat",
+    "create_async_graph_trajectory_match_evaluator",
+    "create_async_graph_trajectory_rules_evaluator",
+    "create_graph_trajectory_match_evaluator",
+    "create_graph_trajectory_rules_evaluator",
+    "graph_trajectory_match",
+    "graph_trajectory_match_async",
 ]

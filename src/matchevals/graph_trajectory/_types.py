@@ -18,7 +18,7 @@ GraphTrajectoryMatchMode = Literal["exact", "unordered", "subset", "superset"]
 class GraphRunTrajectory(TypedDict):
     """One invocation of a graph: ``steps[i]`` lists the nodes LangGraph ran in superstep ``i``.
 
-    >>> run: GraphRunTrajectory = {"inputs": {"q": 1}, "results": None, "steps": [["a"], ["b", "c"]]}
+    >>> run: GraphRunTrajectory = {"inputs": None, "results": None, "steps": [["a"], ["b", "c"]]}
     """
 
     inputs: dict[str, Any] | None
@@ -27,10 +27,16 @@ class GraphRunTrajectory(TypedDict):
 
 
 class ReferenceStep(NamedTuple):
-    """How one expected superstep matches: its nodes and the mode used to compare them.
+    """How one expected superstep matches: its nodes, the mode used to compare them, and
+    whether it may be absent.
 
     ``ReferenceStep(["b", "c"])`` accepts ``["c", "b"]`` (the default mode is ``"unordered"``);
-    ``ReferenceStep(["b", "c"], "exact")`` accepts only ``["b", "c"]``.
+    ``ReferenceStep(["b", "c"], "exact")`` accepts only ``["b", "c"]``. A bare list in a
+    reference means ``ReferenceStep(that_list, "unordered")``, as the seed article's text says
+    (its code listing used ``"exact"``). The node name ``"*"`` matches any one node.
+
+    >>> ReferenceStep(["tools"], optional=True)
+    ReferenceStep(steps=['tools'], match_mode='unordered', optional=True)
     """
 
     steps: list[str]
@@ -41,6 +47,9 @@ class ReferenceStep(NamedTuple):
 class Repeat(NamedTuple):
     """A sequence of reference steps that repeats between ``min`` and ``max`` times (None: no cap).
 
+    Its steps are bare lists or :class:`ReferenceStep` (optional ones included); a Repeat inside
+    a Repeat is rejected with a ``ValueError``.
+
     >>> agent_loop = Repeat([["agent"], ["tools"]], min=1)
     """
 
@@ -49,11 +58,17 @@ class Repeat(NamedTuple):
     max: int | None = None
 
 
-ReferenceStepLike = Union[ReferenceStep, list[str], Repeat]
+ReferenceStepLike = Union[ReferenceStep, list[str], Repeat]  # noqa: UP007 - runtime alias on 3.10
 
 
 class GraphRunReferenceTrajectory(TypedDict):
-    """The expected shape of one invocation: per-superstep references, possibly with patterns."""
+    """The expected shape of one invocation: per-superstep references, possibly with patterns.
+
+    >>> ref: GraphRunReferenceTrajectory = {
+    ...     "inputs": None, "results": None,
+    ...     "steps": [Repeat([["agent"], ["tools"]]), ["agent"]],
+    ... }
+    """
 
     inputs: dict[str, Any] | None
     results: dict[str, Any] | None

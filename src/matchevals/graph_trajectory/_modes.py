@@ -1,0 +1,115 @@
+"""One superstep against one reference step: match, partial score, and what differs.
+
+Nodes are multisets: a ``Send`` fan-out that runs ``worker`` three times is
+``["worker", "worker", "worker"]`` and the counts matter in every mode. A reference node ``"*"``
+stands for any one node.
+
+Partial scores (1.0 exactly when the step matches):
+
+- ``unordered``: multiset Jaccard, |actual ∩ expected| / |actual ∪ expected|;
+- ``subset``: the share of the actual nodes the reference allows;
+- ``superset``: the share of the reference nodes that ran;
+- ``exact``: longest common subsequence / the longer length.
+
+Two empty steps score 1.0; wildcards are filled by actual nodes that matched no named node.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
+from matchevals.graph_trajectory._validate import WILDCARD
+
+__all__ = ["Difference", "difference", "matches", "similarity"]
+
+Difference = tuple[list[str], list[str]]
+
+
+def matches(actual: Sequence[str], expected: Sequence[str], mode: GraphTrajectoryMatchMode) -> bool:
+    """Whether ``actual`` meets ``expected`` in ``mode``.
+
+    >>> matches(["b", "a"], ["a", "b"], "unordered"), matches(["a", "a"], ["a"], "subset")
+    (True, False)
+    """
+    if actual == expected:
+        return True
+    if mode == "exact":
+        return len(actual) == len(expected) and all(
+            want == WILDCARD or got == want for got, want in zip(actual, expected, strict=True)
+        )
+    if WILDCARD not in expected:
+        if mode == "unordered":
+            return len(actual) == len(expected) and sorted(actual) == sorted(expected)
+        if mode == "subset":
+            return len(actual) <= len(expected) and not Counter(actual) - Counter(expected)
+        return len(actual) >= len(expected) and not Counter(expected) - Counter(actual)
+    return similarity(actual, expected, mode) == 1.0
+
+
+def _overlap(actual: Sequence[str], expected: Sequence[str]) -> tuple[int, int, Counter[str]]:
+    """(nodes paired with a named or wildcard reference node, wildcards, unpaired named nodes)."""
+    named = Counter(expected)
+    wildcards = named.pop(WILDCARD, 0)
+    unpaired = named - Counter(actual)
+    shared = len(expected) - wildcards - sum(unpaired.values())
+    return shared + min(wildcards, len(actual) - shared), wildcards, unpaired
+
+
+def similarity(
+    actual: Sequence[str], expected: Sequence[str], mode: GraphTrajectoryMatchMode
+) -> float:
+    """A score in [0, 1] for how well ``actual`` meets ``expected``; 1.0 exactly when it matches.
+
+    >>> similarity(["a", "b"], ["a", "c"], "unordered")
+    0.3333333333333333
+    """
+    if mode == "exact":
+        longest = max(len(actual), len(expected))
+        return 1.0 if longest == 0 else _common_subsequence(actual, expected) / longest
+    paired, _, _ = _overlap(actual, expected)
+    if mode == "unordered":
+        union = len(actual) + len(expected) - paired
+        return 1.0 if union == 0 else paired / union
+    if mode == "subset":
+        return 1.0 if not actual else paired / len(actual)
+    return 1.0 if not expected else paired / len(expected)
+
+
+def _common_subsequence(actual: Sequence[str], expected: Sequence[str]) -> int:
+    row = [0] * (len(expected) + 1)
+    for got in actual:
+        diagonal = 0
+        for index, want in enumerate(expected, 1):
+            above = row[index]
+            if want == WILDCARD or got == want:
+                row[index] = diagonal + 1
+            elif row[index - 1] > above:
+                row[index] = row[index - 1]
+            diagonal = above
+    return row[-1]
+
+
+def difference(
+    actual: Sequence[str], expected: Sequence[str], mode: GraphTrajectoryMatchMode
+) -> Difference:
+    """(missing, extra) node names for a step that did not match; wildcards show as ``"*"``.
+
+    ``subset`` reports only extra nodes and ``superset`` only missing ones; ``exact`` with the
+    same nodes in another order reports neither.
+
+    >>> difference(["a", "a"], ["a", "b"], "unordered")
+    (['b'], ['a'])
+    """
+    named = Counter(expected)
+    wildcards = named.pop(WILDCARD, 0)
+    leftover = sorted((Counter(actual) - named).elements())
+    absorbed = min(wildcards, len(leftover))
+    missing = sorted((named - Counter(actual)).elements()) + [WILDCARD] * (wildcards - absorbed)
+    extra = leftover[absorbed:]
+    if mode == "subset":
+        return [], extra
+    if mode == "superset":
+        return missing, []
+    return missing, extra

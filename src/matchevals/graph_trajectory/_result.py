@@ -1,0 +1,225 @@
+"""Turns run verdicts into one ``EvaluatorResult``: score, a one-sentence comment, metadata.
+
+Scores over several runs: strict is ``True`` only when every run matches; partial credit is the
+mean of the runs' scores. With results compared, a run's results count as one more aligned item
+in its partial score: 1 when they pass, else their score (0 for unequal results).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from openevals.types import EvaluatorResult
+
+from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
+from matchevals.graph_trajectory._partial import Alignment, partial_credit
+from matchevals.graph_trajectory._validate import Pair, Step, describe
+
+__all__ = ["KEY", "ResultsCheck", "judge", "read_results_score"]
+
+KEY = "graph_trajectory_match"
+_BELOW_ONE = math.nextafter(1.0, 0.0)
+
+
+@dataclass(slots=True)
+class ResultsCheck:
+    """How a run's ``results`` compared with the reference's."""
+
+    passed: bool
+    score: float
+    comment: str | None = None
+
+
+def read_results_score(answer: object, run: int) -> float:
+    """The score of a results evaluator's answer: a result (a dict, or an object with a
+    ``score`` such as langsmith's ``EvaluationResult``), a list of them, or ``{"results": [...]}``;
+    several scores are averaged.
+
+    >>> read_results_score([{"key": "a", "score": True}, {"key": "b", "score": 0.5}], 0)
+    0.75
+    """
+    if isinstance(answer, Mapping) and "results" in answer and "score" not in answer:
+        answer = answer["results"]
+    items = answer if isinstance(answer, list) else [answer]
+    scores = []
+    for item in items:
+        if isinstance(item, Mapping) and "score" in item:
+            score = item["score"]
+        elif not isinstance(item, Mapping) and hasattr(item, "score"):
+            score = item.score
+        else:
+            raise TypeError(
+                f"results_evaluator returned {describe(item)} for run {run}; "
+                "expected an evaluator result with a score"
+            )
+        if not isinstance(score, (bool, int, float)) or math.isnan(score):
+            raise TypeError(
+                f"results_evaluator returned the score {score!r} for run {run}; "
+                "expected a number or a bool"
+            )
+        scores.append(float(score))
+    if not scores:
+        raise ValueError(f"results_evaluator returned no results for run {run}")
+    return math.fsum(scores) / len(scores)
+
+
+def judge(
+    pairs: Sequence[Pair],
+    checks: Sequence[ResultsCheck] | None,
+    *,
+    partial: bool,
+    threshold: float | None,
+) -> EvaluatorResult:
+    """One result for all runs (``checks`` is None when results are not compared)."""
+    runs: list[dict[str, Any]] = []
+    scores: list[float] = []
+    comment: str | None = None
+    for pair in pairs:
+        check = None if checks is None else checks[pair.index]
+        verdict = match_run(pair.steps, pair.reference, pair.same)
+        matched = verdict.matched and (check is None or check.passed)
+        run_meta = _run_metadata(pair, verdict, check, matched)
+        if partial:
+            run_score = 1.0
+            if not matched:
+                alignment = partial_credit(pair.steps, pair.reference)
+                run_score = _partial_score(alignment, check)
+                run_meta["partial_alignment"] = alignment.pairs
+            run_meta["score"] = run_score
+            scores.append(run_score)
+        runs.append(run_meta)
+        if comment is None and not matched:
+            comment = _comment(pair, verdict, check)
+    all_matched = comment is None
+    if comment is None:
+        comment = (
+            "the run matched its reference"
+            if len(pairs) == 1
+            else f"all {len(pairs)} runs matched their references"
+        )
+    metadata: dict[str, Any] = {"runs": runs}
+    score: float | bool = all_matched
+    if partial:
+        score = math.fsum(scores) / len(scores)
+        if not all_matched:
+            score = min(score, _BELOW_ONE)
+        if threshold is not None:
+            metadata["threshold"] = threshold
+            metadata["pass"] = score >= threshold
+    return cast(
+        EvaluatorResult, {"key": KEY, "score": score, "comment": comment, "metadata": metadata}
+    )
+
+
+def _partial_score(alignment: Alignment, check: ResultsCheck | None) -> float:
+    if check is None:
+        return min(alignment.score, _BELOW_ONE)
+    results_item = 1.0 if check.passed else max(0.0, min(check.score, _BELOW_ONE))
+    score = (alignment.similarity_sum + results_item) / (alignment.longest + 1)
+    return min(score, _BELOW_ONE)
+
+
+def _run_metadata(
+    pair: Pair, verdict: RunMatch, check: ResultsCheck | None, matched: bool
+) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "run": pair.index,
+        "match": matched,
+        "steps_match": verdict.matched,
+        "supersteps": len(pair.steps),
+        "expected_supersteps": {"min": verdict.expected_min, "max": verdict.expected_max},
+        "verdicts": verdict.verdicts,
+        "divergence": None if verdict.divergence is None else _divergence(verdict.divergence),
+    }
+    if verdict.alignment is not None:
+        meta["alignment"] = verdict.alignment
+    if check is not None:
+        meta["results"] = {"match": check.passed, "score": check.score, "comment": check.comment}
+    return meta
+
+
+def _divergence(divergence: Divergence) -> dict[str, Any]:
+    return {
+        "superstep": divergence.superstep,
+        "expected": [
+            {"steps": list(step.nodes), "match_mode": step.mode, "reference": step.path}
+            for step in divergence.expected
+        ],
+        "actual": None if divergence.actual is None else list(divergence.actual),
+        "missing": divergence.missing,
+        "extra": divergence.extra,
+    }
+
+
+def _supersteps(count: int) -> str:
+    return "1 superstep" if count == 1 else f"{count} supersteps"
+
+
+def _were(count: int) -> str:
+    return "1 was" if count == 1 else f"{count} were"
+
+
+def _nodes(nodes: Sequence[str] | None) -> str:
+    return "[" + ", ".join(nodes or ()) + "]"
+
+
+def _steps(steps: Sequence[Step]) -> str:
+    """``[a] (unordered, p1 or p2) or [b] (exact, p3)``: alternatives grouped by content."""
+    groups: dict[tuple[tuple[str, ...], str], list[str]] = {}
+    for step in steps:
+        groups.setdefault((tuple(step.nodes), step.mode), []).append(step.path)
+    return " or ".join(
+        f"{_nodes(nodes)} ({mode}, {' or '.join(paths)})" for (nodes, mode), paths in groups.items()
+    )
+
+
+def _comment(pair: Pair, verdict: RunMatch, check: ResultsCheck | None) -> str:
+    run = f"run {pair.index}"
+    divergence = verdict.divergence
+    if divergence is None:
+        assert check is not None
+        detail = check.comment or "its results differ from the reference results"
+        return f"{run} matched its reference steps but {detail}"
+    count = len(pair.steps)
+    low, high = verdict.expected_min, verdict.expected_max
+    pattern = verdict.alignment is not None
+    where = f"superstep {divergence.superstep}"
+    if divergence.actual is None:
+        expected = _steps(divergence.expected)
+        if pattern:
+            return (
+                f"{run} ended after {_supersteps(count)}, before the reference pattern was "
+                f"complete: {where} should have been {expected}"
+            )
+        return (
+            f"{run} had {_supersteps(count)} where {_were(low)} expected; "
+            f"{where} should have been {expected}"
+        )
+    actual = _nodes(divergence.actual)
+    if not divergence.expected:
+        if high is None:
+            return f"{run} went past the end of the reference pattern: {where} {actual} is extra"
+        limit = f"at most {_were(high)}" if pattern else _were(high)
+        return f"{run} had {_supersteps(count)} where {limit} expected; {where} {actual} is extra"
+    step = divergence.expected[0]
+    if len({(tuple(s.nodes), s.mode) for s in divergence.expected}) > 1:
+        expected = _steps(divergence.expected)
+        return f"{run} left the reference pattern at {where}: expected {expected}, got {actual}"
+    paths = " or ".join(s.path for s in divergence.expected)
+    lead = f"{run} left the reference pattern at {where}" if pattern else f"{run}, {where}"
+    sentence = f"{lead} ({step.mode}, {paths}): expected {_nodes(step.nodes)}, got {actual}"
+    if divergence.missing or divergence.extra:
+        parts = []
+        if divergence.missing:
+            parts.append("missing " + ", ".join(divergence.missing))
+        if divergence.extra:
+            parts.append("extra " + ", ".join(divergence.extra))
+        sentence += "; " + "; ".join(parts)
+    elif step.mode == "exact":
+        sentence += "; same nodes in a different order"
+    if not pattern and count != low:
+        sentence += f"; the run also had {_supersteps(count)} where {_were(low)} expected"
+    return sentence

@@ -1,0 +1,274 @@
+"""Checks and normalizes evaluator inputs, failing early with messages that name the bad path.
+
+Nothing here copies or mutates the caller's lists: runs keep their own ``steps`` list, and
+references are read into small :class:`Step` / :class:`Loop` objects only when they are not
+plain lists of node names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode, ReferenceStep, Repeat
+
+__all__ = [
+    "MODES",
+    "WILDCARD",
+    "Loop",
+    "Pair",
+    "Reference",
+    "Step",
+    "check_run",
+    "describe",
+    "pair_runs",
+    "runs_of",
+]
+
+WILDCARD = "*"
+MODES: frozenset[str] = frozenset(get_args(GraphTrajectoryMatchMode))
+_SEQUENCES = (list, tuple)
+_LIST = frozenset({list})
+_SUPERSTEP_TYPES = frozenset({list, tuple})
+_STEP_KEYS = frozenset({"steps", "match_mode", "optional"})
+_REPEAT_KEYS = frozenset({"repeat", "min", "max"})
+
+
+@dataclass(slots=True)
+class Step:
+    """One reference superstep: its nodes, its mode, whether it may be absent, and its path."""
+
+    nodes: Sequence[str]
+    mode: GraphTrajectoryMatchMode
+    optional: bool
+    path: str
+
+
+@dataclass(slots=True)
+class Loop:
+    """A validated :class:`Repeat`: its body repeats ``min`` to ``max`` (None: any) times."""
+
+    body: tuple[Step, ...]
+    min: int
+    max: int | None
+    path: str
+
+
+@dataclass(slots=True)
+class Reference:
+    """A validated reference run. ``plain`` holds the caller's list when every step is a bare
+    list of node names (all unordered, no patterns); ``elements`` is then built on demand."""
+
+    path: str
+    results: Any
+    plain: Sequence[Sequence[str]] | None
+    _elements: list[Step | Loop] | None = field(default=None, repr=False)
+
+    @property
+    def elements(self) -> list[Step | Loop]:
+        if self._elements is None:
+            assert self.plain is not None
+            steps = self.path + ".steps"
+            self._elements = [
+                Step(nodes, "unordered", False, f"{steps}[{index}]")
+                for index, nodes in enumerate(self.plain)
+            ]
+        return self._elements
+
+    @property
+    def has_patterns(self) -> bool:
+        return self.plain is None and any(
+            isinstance(element, Loop) or element.optional for element in self.elements
+        )
+
+
+@dataclass(slots=True)
+class Pair:
+    """One run and its reference, both validated; ``same`` when the run equals a plain
+    reference list for list."""
+
+    index: int
+    path: str
+    steps: Sequence[Sequence[str]]
+    results: Any
+    reference: Reference
+    same: bool = False
+
+
+def describe(value: object) -> str:
+    """``a str``, ``an int``, ``None``: the type of a bad value, for error messages."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
+def runs_of(value: object, name: str) -> list[tuple[str, object]]:
+    """The runs in ``value`` (one trajectory or a list of them) with their paths."""
+    if type(value) is dict:
+        return [(name, value)]
+    if value is None:
+        raise ValueError(f"{name} is None; expected a graph trajectory or a list of them")
+    if isinstance(value, Mapping):
+        return [(name, value)]
+    if isinstance(value, _SEQUENCES):
+        if not value:
+            raise ValueError(f"{name} is an empty list; expected at least one run")
+        return [(f"{name}[{index}]", run) for index, run in enumerate(value)]
+    raise TypeError(
+        f"{name} is {describe(value)}; expected a graph trajectory dict or a list of them"
+    )
+
+
+def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
+    """Validate both sides and pair them run by run.
+
+    >>> pair_runs({"steps": [["a"]]}, {"steps": [["a"]]})[0].steps
+    [['a']]
+    """
+    if type(outputs) is dict and type(reference_outputs) is dict:  # one run: the common case
+        reference = _check_reference(reference_outputs, "reference_outputs")
+        steps, results, same = check_run(outputs, "outputs", reference.plain)
+        return [Pair(0, "outputs", steps, results, reference, same)]
+    runs = runs_of(outputs, "outputs")
+    references = runs_of(reference_outputs, "reference_outputs")
+    if len(runs) != len(references):
+        raise ValueError(
+            f"outputs has {len(runs)} runs but reference_outputs has {len(references)}; "
+            "they must pair one to one"
+        )
+    pairs = []
+    for index, ((path, run), (ref_path, value)) in enumerate(zip(runs, references, strict=True)):
+        reference = _check_reference(value, ref_path)
+        steps, results, same = check_run(run, path, reference.plain)
+        pairs.append(Pair(index, path, steps, results, reference, same))
+    return pairs
+
+
+def _trajectory(value: object, path: str) -> tuple[Any, Any]:
+    if type(value) is dict:
+        steps = value.get("steps")
+        if type(steps) is list:
+            return steps, value.get("results")
+    if value is None:
+        raise ValueError(f"{path} is None; expected a graph trajectory dict")
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{path} is {describe(value)}; expected a graph trajectory dict")
+    if "steps" not in value:
+        raise ValueError(f'{path} has no "steps"; expected a list of supersteps')
+    steps = value["steps"]
+    if not isinstance(steps, _SEQUENCES):
+        raise TypeError(f"{path}.steps is {describe(steps)}; expected a list of supersteps")
+    return steps, value.get("results")
+
+
+def check_run(
+    value: object, path: str, plain: Sequence[Sequence[str]] | None = None
+) -> tuple[Sequence[Sequence[str]], Any, bool]:
+    """The steps and results of a run, and whether they equal ``plain`` (a validated reference,
+    which spares checking the run)."""
+    steps, results = _trajectory(value, path)
+    if plain is not None and steps == plain:
+        return steps, results, True
+    if not set(map(type, steps)) <= _SUPERSTEP_TYPES:
+        for index, superstep in enumerate(steps):
+            if not isinstance(superstep, _SEQUENCES):
+                raise TypeError(
+                    f"{path}.steps[{index}] is {describe(superstep)}, expected a list of node names"
+                )
+    _check_names(steps, path)
+    return steps, results, False
+
+
+def _check_names(supersteps: Sequence[Any], path: str) -> None:
+    """Every node name in ``path.steps`` is a str: ``str.join`` checks that at C speed, else we
+    find the culprit."""
+    try:
+        "".join(map("".join, supersteps))
+        return
+    except TypeError:
+        pass
+    for index, superstep in enumerate(supersteps):
+        _check_nodes(superstep, f"{path}.steps[{index}]")
+
+
+def _check_nodes(nodes: Sequence[object], path: str) -> None:
+    for index, name in enumerate(nodes):
+        if not isinstance(name, str):
+            raise TypeError(f"{path}[{index}] is {describe(name)}, expected a node name (str)")
+
+
+def _check_reference(value: object, path: str) -> Reference:
+    steps, results = _trajectory(value, path)
+    if set(map(type, steps)) <= _LIST:
+        _check_names(steps, path)
+        return Reference(path, results, steps)
+    elements: list[Step | Loop] = []
+    for index, item in enumerate(steps):
+        item_path = f"{path}.steps[{index}]"
+        if isinstance(item, Repeat) or (isinstance(item, Mapping) and "repeat" in item):
+            elements.append(_loop(item, item_path))
+        else:
+            elements.append(_step(item, item_path))
+    return Reference(path, results, None, elements)
+
+
+def _step(item: object, path: str) -> Step:
+    if isinstance(item, Repeat) or (isinstance(item, Mapping) and "repeat" in item):
+        raise ValueError(f"{path} is a Repeat inside a Repeat; nested Repeat is not supported")
+    if isinstance(item, ReferenceStep):
+        nodes, mode, optional = item.steps, item.match_mode, item.optional
+    elif isinstance(item, Mapping):
+        _check_keys(item, _STEP_KEYS, path)
+        if "steps" not in item:
+            raise ValueError(f'{path} has no "steps"; expected a list of node names')
+        nodes = item["steps"]
+        mode = item.get("match_mode", "unordered")
+        optional = item.get("optional", False)
+    elif isinstance(item, list):
+        nodes, mode, optional = item, "unordered", False
+    else:
+        raise TypeError(
+            f"{path} is {describe(item)}, expected a list of node names, "
+            "a ReferenceStep or a Repeat"
+        )
+    if not isinstance(nodes, _SEQUENCES):
+        raise TypeError(f"{path}.steps is {describe(nodes)}, expected a list of node names")
+    _check_nodes(nodes, f"{path}.steps")
+    if mode not in MODES:
+        raise ValueError(
+            f"{path}.match_mode is {mode!r}; expected one of {', '.join(sorted(MODES))}"
+        )
+    if not isinstance(optional, bool):
+        raise TypeError(f"{path}.optional is {describe(optional)}, expected a bool")
+    return Step(nodes, mode, optional, path)
+
+
+def _loop(item: object, path: str) -> Loop:
+    if isinstance(item, Repeat):
+        body, low, high = item.steps, item.min, item.max
+    else:
+        assert isinstance(item, Mapping)
+        _check_keys(item, _REPEAT_KEYS, path)
+        body, low, high = item["repeat"], item.get("min", 1), item.get("max")
+    if not isinstance(body, _SEQUENCES):
+        raise TypeError(f"{path}.steps is {describe(body)}, expected a list of reference steps")
+    if not body:
+        raise ValueError(f"{path}.steps is empty; a Repeat needs at least one step")
+    if type(low) is not int:
+        raise TypeError(f"{path}.min is {describe(low)}, expected an int")
+    if high is not None and type(high) is not int:
+        raise TypeError(f"{path}.max is {describe(high)}, expected an int or None")
+    if low < 0:
+        raise ValueError(f"{path}.min is {low}; it must be at least 0")
+    if high is not None and high < max(low, 1):
+        raise ValueError(f"{path}.max is {high}; it must be at least max(min, 1) = {max(low, 1)}")
+    steps = tuple(_step(step, f"{path}.steps[{index}]") for index, step in enumerate(body))
+    return Loop(steps, low, high, path)
+
+
+def _check_keys(item: Mapping[Any, Any], allowed: frozenset[str], path: str) -> None:
+    unknown = sorted(str(key) for key in item if key not in allowed)
+    if unknown:
+        raise ValueError(f"{path} has unknown keys {unknown}; expected only {sorted(allowed)}")

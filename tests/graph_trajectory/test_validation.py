@@ -1,0 +1,108 @@
+"""Bad input fails early with a clear ValueError/TypeError naming the run and superstep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from matchevals.graph_trajectory import (
+    ReferenceStep,
+    Repeat,
+    graph_trajectory_match,
+    graph_trajectory_match_async,
+)
+from tests.graph_trajectory.helpers import ref, run
+
+GOOD_RUN = run(["a"])
+GOOD_REF = ref(["a"])
+
+
+@pytest.mark.parametrize(
+    ("outputs", "reference", "error", "message"),
+    [
+        (None, GOOD_REF, ValueError, "outputs is None"),
+        (GOOD_RUN, None, ValueError, "reference_outputs is None"),
+        ([], [], ValueError, "outputs is an empty list"),
+        (
+            [GOOD_RUN],
+            [GOOD_REF, GOOD_REF],
+            ValueError,
+            "outputs has 1 runs but reference_outputs has 2",
+        ),
+        ("steps", GOOD_REF, TypeError, "outputs is a str"),
+        ([GOOD_RUN, None], [GOOD_REF] * 2, ValueError, r"outputs\[1\] is None"),
+        ([GOOD_RUN, [["a"]]], [GOOD_REF] * 2, TypeError, r"outputs\[1\] is a list"),
+        ({"results": None}, GOOD_REF, ValueError, 'outputs has no "steps"'),
+        ({"steps": "a"}, GOOD_REF, TypeError, r"outputs\.steps is a str"),
+        (
+            [GOOD_RUN, run(["a"], ["b"], ["c"], "d")],  # type: ignore[arg-type]
+            [GOOD_REF] * 2,
+            TypeError,
+            r"outputs\[1\]\.steps\[3\] is a str, expected a list of node names",
+        ),
+        (run(["a", 1]), GOOD_REF, TypeError, r"outputs\.steps\[0\]\[1\] is an int"),
+        (run(["a", ["b"]]), GOOD_REF, TypeError, r"outputs\.steps\[0\]\[1\] is a list"),
+        (run(["a"], [None]), ref(["a"], ["b"]), TypeError, r"outputs\.steps\[1\]\[0\] is None"),
+        (GOOD_RUN, ref("a"), TypeError, r"reference_outputs\.steps\[0\] is a str"),
+        (GOOD_RUN, ref(["a", 2]), TypeError, r"reference_outputs\.steps\[0\]\[1\] is an int"),
+        (GOOD_RUN, ref(("a",)), TypeError, r"reference_outputs\.steps\[0\] is a tuple"),
+        (
+            [GOOD_RUN],
+            [ref(["a"], ["b"], ReferenceStep(["c"], "fuzzy"))],  # type: ignore[arg-type]
+            ValueError,
+            r"reference_outputs\[0\]\.steps\[2\]\.match_mode is 'fuzzy'",
+        ),
+        (
+            GOOD_RUN,
+            ref(ReferenceStep(["c"], optional="yes")),  # type: ignore[arg-type]
+            TypeError,
+            r"reference_outputs\.steps\[0\]\.optional is a str",
+        ),
+        (
+            GOOD_RUN,
+            ref(ReferenceStep("abc")),  # type: ignore[arg-type]
+            TypeError,
+            r"reference_outputs\.steps\[0\]\.steps is a str",
+        ),
+        (
+            GOOD_RUN,
+            ref(Repeat([Repeat([["a"]])])),  # type: ignore[list-item]
+            ValueError,
+            r"reference_outputs\.steps\[0\]\.steps\[0\] is a Repeat inside a Repeat",
+        ),
+        (GOOD_RUN, ref(Repeat([])), ValueError, r"steps\[0\]\.steps is empty"),
+        (GOOD_RUN, ref(Repeat([["a"]], min=-1)), ValueError, r"steps\[0\]\.min is -1"),
+        (GOOD_RUN, ref(Repeat([["a"]], min=3, max=2)), ValueError, r"steps\[0\]\.max is 2"),
+        (GOOD_RUN, ref(Repeat([["a"]], min=1.5)), TypeError, r"steps\[0\]\.min is a float"),  # type: ignore[arg-type]
+        (
+            GOOD_RUN,
+            ref(Repeat([["a"], ReferenceStep(["b"], "nope")])),  # type: ignore[arg-type]
+            ValueError,
+            r"reference_outputs\.steps\[0\]\.steps\[1\]\.match_mode is 'nope'",
+        ),
+        (GOOD_RUN, ref({"step": ["a"]}), ValueError, r"steps\[0\] has unknown keys \['step'\]"),
+    ],
+)
+async def test_bad_input(
+    outputs: Any, reference: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        graph_trajectory_match(outputs=outputs, reference_outputs=reference)
+    with pytest.raises(error, match=message):
+        await graph_trajectory_match_async(outputs=outputs, reference_outputs=reference)
+
+
+def test_eval_results_must_be_a_bool() -> None:
+    with pytest.raises(TypeError, match="eval_results is a str"):
+        graph_trajectory_match(outputs=GOOD_RUN, reference_outputs=GOOD_REF, eval_results="yes")  # type: ignore[arg-type]
+
+
+def test_deep_or_odd_values_never_raise_recursion_or_attribute_errors() -> None:
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(TypeError, match=r"outputs\.steps\[0\]\[0\] is a list"):
+        graph_trajectory_match(outputs=run(deep), reference_outputs=GOOD_REF)
+    with pytest.raises(TypeError, match=r"outputs\.steps\[0\] is a set"):
+        graph_trajectory_match(outputs={"steps": [{"a"}]}, reference_outputs=GOOD_REF)
