@@ -1,0 +1,599 @@
+"""Capture superstep trajectories (:class:`GraphRunTrajectory`) from real LangGraph runs.
+
+Needs the ``langgraph`` extra: ``pip install "matchevals[langgraph]"``.
+
+>>> from matchevals.graph_trajectory.langgraph import record_graph_run
+>>> result, run = record_graph_run(graph, {"question": "hi"})  # doctest: +SKIP
+>>> run["steps"]  # doctest: +SKIP
+[['a'], ['b', 'c'], ['d']]
+
+Three ways in, one set of conventions:
+
+* :func:`record_graph_run` / :func:`arecord_graph_run` run a compiled graph once and return its
+  result and trajectory (no checkpointer needed).
+* :func:`capture_graph_runs` records every top-level graph invocation made inside it, by any code
+  (an unmodified ``graph.invoke`` in a ``langsmith.evaluate`` target, say). Use it as ``with`` or
+  ``async with``.
+* :func:`extract_graph_run_trajectories` / :func:`aextract_graph_run_trajectories` rebuild the
+  invocations of a thread that already ran from its checkpoint history; tag each call with
+  :func:`tag_invocation` for exact boundaries.
+
+:func:`to_agentevals_trajectory` converts to AgentEvals' flat ``GraphTrajectory``.
+
+Conventions
+-----------
+* ``steps``: the outer list holds the supersteps of this invocation, in order; each inner list the
+  names of the nodes that ran in it, sorted, duplicates kept (``Send`` fan-out gives
+  ``["worker", "worker", "worker"]``).
+* ``__start__`` and other hidden nodes (tagged ``langsmith:hidden``) are dropped.
+* Subgraph nodes are namespaced ``parent:child`` (``mid:inner:x`` when nested) and come in their own
+  supersteps right after the parent superstep that ran the subgraph node, one subgraph run after
+  the other (sorted by node name, then task path); this also holds for a subgraph invoked inside a
+  node function.
+* An interrupted or failed node counts in the superstep where it ran. A resume
+  (``Command(resume=...)``, or ``None`` after a breakpoint or failure) is its own invocation,
+  starting with the superstep that re-runs the interrupted or failed tasks. Retries
+  (``RetryPolicy``) add no superstep and no duplicate.
+* ``inputs`` is what the invocation was called with (a mapping as a dict, a Pydantic model dumped,
+  anything else as ``{"input": value}``; ``None`` for a ``Command`` such as a resume, or a ``None``
+  input). ``results`` is the final state, with ``"__interrupt__": [values]`` (the interrupt
+  values, not ``Interrupt`` objects, in node-name order) when nodes called ``interrupt()`` (a
+  static breakpoint adds no key), and ``None`` when the run raised.
+* A failed run: the recorder returns ``(None, trajectory)`` with the supersteps up to the failure;
+  it re-raises only with ``raise_on_error=True`` (the trajectory rides on the exception as
+  ``graph_run_trajectory``). ``capture_graph_runs`` records the failed run and lets the exception
+  propagate as usual.
+
+How: a LangChain callback handler follows each graph's runs (tasks carry a ``graph:step:N`` tag
+and ``langgraph_*`` metadata) and rebuilds the run tree, so no checkpointer and no change to the
+graph are needed; it costs about 5-10% of a plain ``invoke`` of a small graph.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+import uuid
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+try:
+    from langgraph.errors import GraphInterrupt
+    from langgraph.types import Command
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        'matchevals.graph_trajectory.langgraph needs LangGraph: pip install "matchevals[langgraph]"'
+    ) from exc
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tracers.context import register_configure_hook
+
+from matchevals.graph_trajectory._capture import (
+    HIDDEN_TAG,
+    CheckpointView,
+    Invocation,
+    RunTree,
+    TaskView,
+    normalize_inputs,
+    normalize_results,
+    path_key,
+    split_history,
+)
+from matchevals.graph_trajectory._types import GraphRunTrajectory
+
+if TYPE_CHECKING:
+    from uuid import UUID
+
+    from langgraph.pregel import Pregel
+    from langgraph.types import StateSnapshot
+
+    CompiledGraph = Pregel[Any, Any, Any, Any]
+
+__all__ = [
+    "INVOCATION_MARKER_KEY",
+    "GraphRunCapture",
+    "aextract_graph_run_trajectories",
+    "arecord_graph_run",
+    "capture_graph_runs",
+    "extract_graph_run_trajectories",
+    "record_graph_run",
+    "tag_invocation",
+    "to_agentevals_trajectory",
+]
+
+INVOCATION_MARKER_KEY = "matchevals_invocation"
+"""The ``config["metadata"]`` key set by :func:`tag_invocation` (copied into checkpoints)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Live recording
+# --------------------------------------------------------------------------------------------
+
+
+def _is_resume(value: Any) -> bool:
+    return isinstance(value, Command)
+
+
+def _interrupt_values(error: BaseException) -> list[Any] | None:
+    if not isinstance(error, GraphInterrupt):
+        return None
+    interrupts = error.args[0] if error.args else ()
+    return [getattr(i, "value", i) for i in interrupts or ()]
+
+
+class _Handler(BaseCallbackHandler):
+    """Feeds LangChain callback events of graph runs into a :class:`RunTree`."""
+
+    run_inline = True  # cheap and thread-safe: no executor hop in async graphs
+    raise_error = False
+
+    def __init__(self, sinks: tuple[GraphRunCapture, ...]) -> None:
+        super().__init__()
+        self.sinks = sinks
+        self.tree = RunTree(self._offer, _is_resume, _interrupt_values)
+
+    # Only chain and tool runs matter (a graph can run inside a tool); skip the rest cheaply.
+    @property
+    def ignore_llm(self) -> bool:
+        return True
+
+    @property
+    def ignore_chat_model(self) -> bool:
+        return True
+
+    @property
+    def ignore_retriever(self) -> bool:
+        return True
+
+    @property
+    def ignore_retry(self) -> bool:
+        return True
+
+    @property
+    def ignore_custom_event(self) -> bool:
+        return True
+
+    def _offer(self, invocation: Invocation) -> None:
+        for sink in self.sinks:
+            sink._offer(invocation)
+
+    def on_chain_start(
+        self,
+        serialized: dict[str, Any] | None,
+        inputs: Any,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.tree.start(run_id, parent_run_id, tags, metadata, inputs)
+
+    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self.tree.end(run_id, outputs)
+
+    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self.tree.error(run_id, error)
+
+    def on_tool_start(
+        self,
+        serialized: dict[str, Any] | None,
+        input_str: str,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.tree.start(run_id, parent_run_id, tags, metadata, None, chain=False)
+
+    def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self.tree.forget(run_id)
+
+    def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self.tree.forget(run_id)
+
+
+# One hook, registered once (LangChain offers no way to unregister one); it is inert whenever
+# the variable is unset, i.e. outside every capture.
+_active: contextvars.ContextVar[_Handler | None] = contextvars.ContextVar(
+    "matchevals_graph_capture", default=None
+)
+_hook_lock = threading.Lock()
+_hook_registered = False
+
+
+def _ensure_hook() -> None:
+    global _hook_registered
+    if _hook_registered:
+        return
+    with _hook_lock:
+        if not _hook_registered:
+            register_configure_hook(_active, inheritable=True)
+            _hook_registered = True
+
+
+class GraphRunCapture:
+    """Records the top-level graph invocations made while active; see :func:`capture_graph_runs`.
+
+    ``trajectories`` lists the finished ones in the order they started.
+    """
+
+    def __init__(self) -> None:
+        self._invocations: list[Invocation] = []
+        self._seen: set[UUID] = set()
+        self._lock = threading.Lock()
+        self._handler: _Handler | None = None
+        self._token: contextvars.Token[_Handler | None] | None = None
+
+    @property
+    def trajectories(self) -> list[GraphRunTrajectory]:
+        """Trajectories of the finished invocations, oldest first (fresh copies)."""
+        with self._lock:
+            invocations = list(self._invocations)
+        return [inv.trajectory() for inv in invocations if inv.done]
+
+    def _offer(self, invocation: Invocation) -> None:
+        handler = self._handler
+        if handler is not None and handler.tree.tracks_nested(invocation.run_id):
+            return  # a graph called inside a node this capture already follows
+        with self._lock:
+            if invocation.run_id not in self._seen:
+                self._seen.add(invocation.run_id)
+                self._invocations.append(invocation)
+
+    def _first(self) -> Invocation | None:
+        with self._lock:
+            return self._invocations[0] if self._invocations else None
+
+    def __enter__(self) -> GraphRunCapture:
+        if self._token is not None:
+            raise RuntimeError("this capture is already active")
+        _ensure_hook()
+        outer = _active.get()
+        self._handler = _Handler((*(outer.sinks if outer else ()), self))
+        self._token = _active.set(self._handler)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._token is not None:
+            _active.reset(self._token)
+            self._token = None
+
+    async def __aenter__(self) -> GraphRunCapture:
+        return self.__enter__()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.__exit__(exc_type, exc, tb)
+
+
+def capture_graph_runs() -> GraphRunCapture:
+    """Record every top-level LangGraph invocation made inside the block, by any code.
+
+    >>> with capture_graph_runs() as captured:  # doctest: +SKIP
+    ...     graph.invoke({"question": "hi"})
+    >>> captured.trajectories[0]["steps"]  # doctest: +SKIP
+    [['a'], ['b', 'c'], ['d']]
+
+    Works as ``with`` and ``async with``. It hooks LangChain's callback configuration through a
+    context variable, so it follows the context: calls in ``asyncio`` tasks and in threads started
+    with a copied context (LangChain's and LangSmith's executors do) are seen; a bare
+    ``threading.Thread`` is not. Concurrent captures in different tasks or threads see only their
+    own calls. Nested captures both record a call made in the inner block; a capture entered inside
+    a graph node records that node's graph calls as top-level, while an outer capture sees them as
+    part of the outer run. Nothing stays active after the block: the hook LangChain keeps is inert
+    when no capture is active. An invocation that runs no node at all is recorded only where
+    LangGraph marks its graph runs (``ls_integration`` metadata: 1.2 does, 1.0 does not).
+    """
+    return GraphRunCapture()
+
+
+def _fallback(input: Any, result: Any, failed: bool) -> GraphRunTrajectory:
+    return {
+        "inputs": normalize_inputs(input, is_resume=_is_resume),
+        "results": None if failed else normalize_results(result, []),
+        "steps": [],
+    }
+
+
+def _finish(
+    capture: GraphRunCapture, input: Any, result: Any, error: Exception | None, raise_on_error: bool
+) -> tuple[Any, GraphRunTrajectory]:
+    invocation = capture._first()
+    trajectory = (
+        invocation.trajectory()
+        if invocation is not None
+        else _fallback(input, result, error is not None)
+    )
+    if error is not None:
+        if raise_on_error:
+            with contextlib.suppress(AttributeError):  # exceptions with __slots__
+                error.graph_run_trajectory = trajectory  # type: ignore[attr-defined]
+            raise error
+        return None, trajectory
+    return result, trajectory
+
+
+def record_graph_run(
+    graph: CompiledGraph,
+    input: Any,
+    config: RunnableConfig | None = None,
+    *,
+    raise_on_error: bool = False,
+    **invoke_kwargs: Any,
+) -> tuple[Any, GraphRunTrajectory]:
+    """Invoke ``graph`` once; return its result and the trajectory of that invocation.
+
+    >>> result, run = record_graph_run(graph, {"question": "hi"})  # doctest: +SKIP
+    >>> run["steps"]  # doctest: +SKIP
+    [['a'], ['b', 'c'], ['d']]
+
+    ``invoke_kwargs`` (``interrupt_before``, ``durability``, ``context``, ...) go to
+    ``graph.invoke``. When the run raises an ``Exception``, the result is ``None`` and the
+    trajectory holds the supersteps up to the failure (``results`` is ``None``); with
+    ``raise_on_error=True`` the exception is re-raised instead, carrying that trajectory as its
+    ``graph_run_trajectory`` attribute. ``BaseException``s (``KeyboardInterrupt``, cancellation)
+    always propagate.
+    """
+    with GraphRunCapture() as capture:
+        try:
+            result = graph.invoke(input, config, **invoke_kwargs)
+        except Exception as error:
+            return _finish(capture, input, None, error, raise_on_error)
+    return _finish(capture, input, result, None, raise_on_error)
+
+
+async def arecord_graph_run(
+    graph: CompiledGraph,
+    input: Any,
+    config: RunnableConfig | None = None,
+    *,
+    raise_on_error: bool = False,
+    **invoke_kwargs: Any,
+) -> tuple[Any, GraphRunTrajectory]:
+    """Async :func:`record_graph_run` (uses ``graph.ainvoke``).
+
+    >>> result, run = await arecord_graph_run(graph, {"question": "hi"})  # doctest: +SKIP
+    """
+    async with GraphRunCapture() as capture:
+        try:
+            result = await graph.ainvoke(input, config, **invoke_kwargs)
+        except Exception as error:
+            return _finish(capture, input, None, error, raise_on_error)
+    return _finish(capture, input, result, None, raise_on_error)
+
+
+# --------------------------------------------------------------------------------------------
+# Checkpoint history
+# --------------------------------------------------------------------------------------------
+
+
+def tag_invocation(
+    config: RunnableConfig | None = None, marker: str | None = None
+) -> RunnableConfig:
+    """A copy of ``config`` whose metadata marks one invocation (a fresh unique value by default).
+
+    Call each invocation with its own tagged config so that
+    :func:`extract_graph_run_trajectories` knows exactly where it starts and ends:
+
+    >>> config = {"configurable": {"thread_id": "t1"}}
+    >>> tagged = tag_invocation(config, "first")
+    >>> tagged["metadata"]
+    {'matchevals_invocation': 'first'}
+    >>> graph.invoke({"question": "hi"}, tag_invocation(config))  # doctest: +SKIP
+
+    The marker lives in ``config["metadata"]`` (never ``run_id``: reusing the latest checkpoint's
+    ``run_id`` makes LangGraph treat a new call as a resume).
+    """
+    new: dict[str, Any] = dict(config or {})
+    new["metadata"] = {
+        **(new.get("metadata") or {}),
+        INVOCATION_MARKER_KEY: marker if marker is not None else uuid.uuid4().hex,
+    }
+    return new  # type: ignore[return-value]
+
+
+def _linear(
+    snapshots: Sequence[StateSnapshot], head_id: str | None
+) -> list[tuple[StateSnapshot, bool]]:
+    """The branch ending at ``head_id`` (default: the newest checkpoint), oldest first.
+
+    Each checkpoint comes with whether it starts a later branch (its parent already had an
+    older child: a time-travel replay or fork). ``snapshots`` is newest first.
+    """
+    if not snapshots:
+        return []
+    by_id = {_checkpoint_id(s.config): s for s in snapshots}
+    oldest_child: dict[str | None, str | None] = {}
+    for snapshot in snapshots:  # newest first: the last one written per parent is the oldest
+        parent = snapshot.parent_config
+        if parent:
+            oldest_child[_checkpoint_id(parent)] = _checkpoint_id(snapshot.config)
+    current = by_id.get(head_id) if head_id is not None else snapshots[0]
+    chain: list[tuple[StateSnapshot, bool]] = []
+    while current is not None:
+        parent = current.parent_config
+        parent_id = _checkpoint_id(parent) if parent else None
+        later = parent_id is not None and oldest_child.get(parent_id) != _checkpoint_id(
+            current.config
+        )
+        chain.append((current, later))
+        current = by_id.get(parent_id) if parent_id is not None else None
+    chain.reverse()
+    return chain
+
+
+def _checkpoint_id(config: Mapping[str, Any] | None) -> str | None:
+    if not config:
+        return None
+    value = config.get("configurable", {}).get("checkpoint_id")
+    return value if isinstance(value, str) else None
+
+
+def _thread_config(config: RunnableConfig) -> tuple[RunnableConfig, str | None]:
+    configurable = dict(config.get("configurable") or {})
+    head = configurable.pop("checkpoint_id", None)
+    new: dict[str, Any] = {"configurable": configurable}
+    return new, head  # type: ignore[return-value]
+
+
+def _task_view(task: Any, hidden: bool, subgraph: list[CheckpointView] | None) -> TaskView:
+    return TaskView(
+        name=task.name,
+        key=path_key(task.path),
+        finished=task.result is not None,
+        interrupts=[getattr(i, "value", i) for i in task.interrupts or ()],
+        failed=task.error is not None,
+        hidden=hidden,
+        subgraph=subgraph,
+    )
+
+
+def _checkpoint_view(
+    snapshot: StateSnapshot, tasks: list[TaskView], branched: bool
+) -> CheckpointView:
+    metadata: Mapping[str, Any] = snapshot.metadata or {}
+    source = metadata.get("source")
+    input_value: Any = None
+    if source == "input":
+        for task in snapshot.tasks:
+            if task.name == "__start__":
+                input_value = task.result
+    return CheckpointView(
+        source=source if isinstance(source, str) else None,
+        marker=metadata.get(INVOCATION_MARKER_KEY),
+        values=snapshot.values,
+        tasks=tasks,
+        input_value=normalize_inputs(input_value, is_resume=_is_resume),
+        branched=branched,
+    )
+
+
+def _hidden_nodes(graph: CompiledGraph) -> set[str]:
+    hidden = {"__start__"}
+    for name, node in getattr(graph, "nodes", {}).items():
+        if HIDDEN_TAG in (getattr(node, "tags", None) or ()):
+            hidden.add(name)
+    return hidden
+
+
+def _subgraph_config(task: Any) -> RunnableConfig | None:
+    state = task.state
+    if isinstance(state, Mapping) and state.get("configurable", {}).get("checkpoint_ns"):
+        return state  # type: ignore[return-value]
+    return None
+
+
+def _views(graph: CompiledGraph, config: RunnableConfig, hidden: set[str]) -> list[CheckpointView]:
+    thread, head = _thread_config(config)
+    chain = _linear(list(graph.get_state_history(thread)), head)
+    views: list[CheckpointView] = []
+    for snapshot, branched in chain:
+        tasks = []
+        for task in snapshot.tasks:
+            sub_config = _subgraph_config(task)
+            sub = _views(graph, sub_config, hidden) if sub_config is not None else None
+            tasks.append(_task_view(task, task.name in hidden, sub))
+        views.append(_checkpoint_view(snapshot, tasks, branched))
+    return views
+
+
+async def _aviews(
+    graph: CompiledGraph, config: RunnableConfig, hidden: set[str]
+) -> list[CheckpointView]:
+    thread, head = _thread_config(config)
+    chain = _linear([s async for s in graph.aget_state_history(thread)], head)
+    views: list[CheckpointView] = []
+    for snapshot, branched in chain:
+        tasks = []
+        for task in snapshot.tasks:
+            sub_config = _subgraph_config(task)
+            sub = await _aviews(graph, sub_config, hidden) if sub_config is not None else None
+            tasks.append(_task_view(task, task.name in hidden, sub))
+        views.append(_checkpoint_view(snapshot, tasks, branched))
+    return views
+
+
+def extract_graph_run_trajectories(
+    graph: CompiledGraph, config: RunnableConfig
+) -> list[GraphRunTrajectory]:
+    """One trajectory per invocation of the thread in ``config``, oldest first, from its history.
+
+    >>> config = {"configurable": {"thread_id": "t1"}}
+    >>> graph.invoke({"question": "hi"}, tag_invocation(config))  # doctest: +SKIP
+    >>> extract_graph_run_trajectories(graph, config)[0]["steps"]  # doctest: +SKIP
+    [['a'], ['b', 'c'], ['d']]
+
+    Boundaries are exact for calls made with :func:`tag_invocation`. Between untagged
+    checkpoints they are guessed: a new invocation starts at an ``input``, ``update`` or ``fork``
+    checkpoint and after a superstep that was interrupted or failed. With a ``checkpoint_id`` in
+    ``config`` the branch ending there is read (history is a tree after time travel).
+
+    Blind spots (what a checkpoint history cannot tell; record live to avoid them):
+
+    * an invocation that wrote no checkpoint is invisible (e.g. one of two parallel interrupts
+      resumed while the other still waits); the next resume's first superstep then lists every
+      task that was interrupted in that step;
+    * interrupts and errors keep only their latest value; retries never appear;
+    * untagged, a resume after a static breakpoint (``interrupt_before``/``interrupt_after``) or
+      after ``update_state`` without a new checkpoint source cannot be told from a continuous run;
+    * with ``durability="exit"`` only the final checkpoint exists, so supersteps are lost;
+    * a subgraph invoked inside a node function (``get_subgraphs()`` cannot find it) or run
+      without its own checkpoints has no history: its nodes are missing;
+    * ``results`` of an interrupted invocation lacks the writes of the tasks that finished in
+      the interrupted superstep (they are pending writes, not yet state);
+    * after time travel, an invocation is cut where its branch leaves the one being read;
+    * ``inputs`` is the input after LangGraph mapped it onto the input channels.
+    """
+    return split_history(_views(graph, config, _hidden_nodes(graph)))
+
+
+async def aextract_graph_run_trajectories(
+    graph: CompiledGraph, config: RunnableConfig
+) -> list[GraphRunTrajectory]:
+    """Async :func:`extract_graph_run_trajectories` (uses ``aget_state_history``).
+
+    >>> runs = await aextract_graph_run_trajectories(graph, config)  # doctest: +SKIP
+    """
+    return split_history(await _aviews(graph, config, _hidden_nodes(graph)))
+
+
+# --------------------------------------------------------------------------------------------
+# AgentEvals compatibility
+# --------------------------------------------------------------------------------------------
+
+
+def to_agentevals_trajectory(
+    runs: GraphRunTrajectory | Sequence[GraphRunTrajectory],
+) -> dict[str, Any]:
+    """AgentEvals' flat ``GraphTrajectory``: one flat list of node names per invocation.
+
+    >>> to_agentevals_trajectory({"inputs": {"q": 1}, "results": {"a": 2},
+    ...                           "steps": [["a"], ["b", "c"], ["d"]]})
+    {'inputs': [{'q': 1}], 'results': [{'a': 2}], 'steps': [['a', 'b', 'c', 'd']]}
+
+    Superstep boundaries are lost (that is the older format). A ``None`` input (resume) or result
+    (failed run) becomes ``{}``.
+    """
+    if isinstance(runs, Mapping):
+        runs = [runs]
+    return {
+        "inputs": [run["inputs"] or {} for run in runs],
+        "results": [run["results"] or {} for run in runs],
+        "steps": [[name for step in run["steps"] for name in step] for run in runs],
+    }

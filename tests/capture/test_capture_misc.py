@@ -1,0 +1,73 @@
+"""The AgentEvals converter, non-dict states, and the missing-extra error."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+from agentevals.graph_trajectory.strict import graph_trajectory_strict_match
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.func import entrypoint
+from langgraph.graph import START, StateGraph
+from langgraph.types import Command
+from pydantic import BaseModel
+
+from matchevals.graph_trajectory.langgraph import (
+    capture_graph_runs,
+    record_graph_run,
+    to_agentevals_trajectory,
+)
+from tests.capture.capture_graphs import ask_resume, diamond
+
+
+def test_converter_gives_agentevals_flat_trajectories() -> None:
+    graph = ask_resume(InMemorySaver())
+    config = {"configurable": {"thread_id": "flat"}}
+    with capture_graph_runs() as captured:
+        graph.invoke({"log": []}, config)
+        graph.invoke(Command(resume="yes"), config)
+    flat = to_agentevals_trajectory(captured.trajectories)
+    assert flat["steps"] == [["prep", "ask"], ["ask", "after"]]
+    assert flat["inputs"] == [{"log": []}, {}]
+    assert flat["results"][0]["__interrupt__"] == ["ok?"]
+    reference = {"inputs": [], "results": [], "steps": [["prep", "ask"], ["ask", "after"]]}
+    assert graph_trajectory_strict_match(outputs=flat, reference_outputs=reference)["score"]
+
+
+def test_converter_accepts_one_trajectory_and_failed_runs() -> None:
+    run = {"inputs": None, "results": None, "steps": [["a"], ["b", "c"]]}
+    assert to_agentevals_trajectory(run) == {
+        "inputs": [{}],
+        "results": [{}],
+        "steps": [["a", "b", "c"]],
+    }
+    with capture_graph_runs() as captured:
+        diamond().invoke({"log": []})
+    assert to_agentevals_trajectory(captured.trajectories)["steps"] == [["a", "b", "c", "d"]]
+
+
+def test_missing_langgraph_gives_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("langgraph", "langgraph.errors", "langgraph.types"):
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "matchevals.graph_trajectory.langgraph")
+    with pytest.raises(ImportError, match=r'pip install "matchevals\[langgraph\]"'):
+        importlib.import_module("matchevals.graph_trajectory.langgraph")
+
+
+def test_inputs_and_results_of_other_state_types() -> None:
+    class Counter(BaseModel):
+        n: int = 0
+
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda s: {"n": s.n + 1})
+    builder.add_edge(START, "inc")
+    _, run = record_graph_run(builder.compile(), Counter(n=1))
+    assert run == {"inputs": {"n": 1}, "results": {"n": 2}, "steps": [["inc"]]}
+
+    @entrypoint()
+    def main(xs: list[int]) -> int:
+        return sum(xs)
+
+    _, run = record_graph_run(main, [1, 2])
+    assert run == {"inputs": {"input": [1, 2]}, "results": {"output": 3}, "steps": [["main"]]}
