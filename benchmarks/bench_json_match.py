@@ -23,10 +23,11 @@ from typing import Any
 os.environ["LANGSMITH_TRACING"] = "false"
 os.environ.pop("LANGCHAIN_TRACING_V2", None)
 
-from openevals.json import create_async_json_match_evaluator as openevals_async  # noqa: E402
-from openevals.json import create_json_match_evaluator as openevals_sync  # noqa: E402
+from openevals.json import create_async_json_match_evaluator as openevals_async
+from openevals.json import create_json_match_evaluator as openevals_sync
 
-from matchevals.json_match import (  # noqa: E402
+from matchevals.json_match import (
+    comparators,
     create_async_json_match_evaluator,
     create_json_match_evaluator,
 )
@@ -174,6 +175,36 @@ def median_seconds(call: Callable[[], Any], budget: float) -> float:
     return statistics.median(samples)
 
 
+def paired_medians(
+    baseline: Callable[[], Any], option: Callable[[], Any], budget: float
+) -> tuple[float, float, float]:
+    """Medians of both calls and the median of their per-round ratio, timed in alternation so
+    that a noisy, shared machine slows both sides alike."""
+    baseline()
+    option()
+    start = time.perf_counter()
+    option()
+    once = max(time.perf_counter() - start, 1e-7)
+    number = max(1, int(0.01 / once))
+    rounds = max(5, min(25, int(budget / (2 * once * number))))
+    base_samples, option_samples = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(number):
+            baseline()
+        base_samples.append((time.perf_counter() - start) / number)
+        start = time.perf_counter()
+        for _ in range(number):
+            option()
+        option_samples.append((time.perf_counter() - start) / number)
+    ratios = [o / b for o, b in zip(option_samples, base_samples, strict=True)]
+    return (
+        statistics.median(base_samples),
+        statistics.median(option_samples),
+        statistics.median(ratios),
+    )
+
+
 def peak_bytes(call: Callable[[], Any]) -> int:
     tracemalloc.start()
     try:
@@ -189,6 +220,118 @@ def human(seconds: float) -> str:
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.1f} ms"
     return f"{seconds * 1e6:.1f} µs"
+
+
+def document(levels: tuple[int, int, int], differing_every: int) -> tuple[Any, Any]:
+    """A 3-level document (sections > groups > fields) and a copy with some leaves changed."""
+    sections, groups, fields = levels
+    reference = {
+        f"section_{i}": {
+            f"group_{j}": {f"field_{k}": f"value {i}.{j}.{k}" for k in range(fields)}
+            for j in range(groups)
+        }
+        for i in range(sections)
+    }
+    output = {
+        section: {
+            group: {
+                name: (f"other {value}" if (hash(name + group) % differing_every == 0) else value)
+                for name, value in values.items()
+            }
+            for group, values in groups_.items()
+        }
+        for section, groups_ in reference.items()
+    }
+    return output, reference
+
+
+def flattened(value: Any, prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, child in value.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(child, dict):
+            flat.update(flattened(child, path))
+        else:
+            flat[path] = child
+    return flat
+
+
+NOTES: list[str] = []
+
+
+class CountingText:
+    """``comparators.text()`` that counts its calls (to show which pairs are compared)."""
+
+    def __init__(self) -> None:
+        self.inner = comparators.text()
+        self.calls = 0
+
+    def __call__(self, output_value: Any, reference_value: Any) -> bool:
+        self.calls += 1
+        return self.inner(output_value, reference_value)
+
+
+def option_workloads(quick: bool) -> list[tuple[str, Callable[[], Any], Callable[[], Any], str]]:
+    """(name, baseline call, call with the option, target) for issue 5's options."""
+    output, reference = document((10, 10, 10), 10)
+    flat_output, flat_reference = flattened(output), flattened(reference)
+    cases: list[tuple[str, Callable[[], Any], Callable[[], Any], str]] = []
+    for aggregator in (None, "average"):
+        nested = create_json_match_evaluator(nested=True, aggregator=aggregator)
+        flat_evaluator = create_json_match_evaluator(aggregator=aggregator)
+        cases.append(
+            (
+                f"1000 leaves nested vs flattened, agg {aggregator}",
+                lambda e=flat_evaluator: e(outputs=flat_output, reference_outputs=flat_reference),
+                lambda e=nested: e(outputs=output, reference_outputs=reference),
+                "≤3×",
+            )
+        )
+    rng = random.Random(11)
+    list_out, list_ref = records(rng, 300 if quick else 1000)
+    plain = create_json_match_evaluator(aggregator="average", list_aggregator="average")
+    counting = CountingText()
+    with_comparators = create_json_match_evaluator(
+        aggregator="average",
+        list_aggregator="average",
+        comparators={"city": counting, "score": comparators.numeric(abs_tol=0.01)},
+    )
+    cases.append(
+        (
+            f"{len(list_out)} records, comparators vs exact",
+            lambda: plain(outputs=list_out, reference_outputs=list_ref),
+            lambda: with_comparators(outputs=list_out, reference_outputs=list_ref),
+            "info",
+        )
+    )
+    counting.calls = 0
+    with_comparators(outputs=list_out, reference_outputs=list_ref)
+    identical = sum(1 for item in list_out if item in list_ref)
+    left = len(list_out) - identical
+    NOTES.append(
+        f"text() comparator on 'city': {counting.calls} calls per evaluation "
+        f"({len(list_out)}² = {len(list_out) ** 2} pairs; {identical} identical items paired by "
+        f"hashing, {left}² = {left**2} pairs left, compared per distinct pair of values)"
+    )
+    invoices_out = {
+        "lines": [{"sku": f"S{i}", "qty": i % 5, "price": i * 1.5} for i in range(200)],
+        "customer": {"name": "Ada", "address": {"city": "Paris"}},
+    }
+    invoices_ref = {
+        "lines": list(reversed(invoices_out["lines"])),
+        "customer": {"name": "Ada", "address": {"city": "Lyon"}},
+    }
+    nested_lines = create_json_match_evaluator(nested=True, aggregator="average")
+    whole = create_json_match_evaluator(aggregator="average")
+    cases.append(
+        (
+            "200 line items: nested vs whole values",
+            lambda: whole(outputs=invoices_out, reference_outputs=invoices_ref),
+            lambda: nested_lines(outputs=invoices_out, reference_outputs=invoices_ref),
+            "info",
+        )
+    )
+    return cases
 
 
 def main() -> None:
@@ -221,6 +364,22 @@ def main() -> None:
             f"{workload.name:44} {human(their_time):>10} {human(our_time):>11} {ratio:>7.1f}×"
             f" {workload.target:>8} {'yes' if met else 'NO':>4} {memory:>17}"
         )
+    print()
+    header = (
+        f"{'matchevals options (issue 5)':44} {'baseline':>10} {'option':>11} {'ratio':>8}"
+        f" {'target':>8} {'met':>4}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, baseline, with_option, target in option_workloads(args.quick):
+        base_time, option_time, ratio = paired_medians(baseline, with_option, budget)
+        met = "yes" if ratio <= 3 else "NO"
+        print(
+            f"{name:44} {human(base_time):>10} {human(option_time):>11} {ratio:>7.2f}×"
+            f" {target:>8} {met if target != 'info' else '':>4}"
+        )
+    for note in NOTES:
+        print(note)
 
 
 if __name__ == "__main__":

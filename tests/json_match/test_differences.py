@@ -115,12 +115,13 @@ def test_bad_option_types_are_rejected_by_the_factory() -> None:
 @pytest.mark.parametrize(
     ("outputs", "references", "message"),
     [
-        ("text", {"a": 1}, "outputs is a str, expected an object or a list of objects"),
+        (5, {"a": 1}, "outputs is a int, expected an object or a list of objects"),
+        ('"text"', {"a": 1}, "outputs is a string holding a JSON str, expected an object"),
         (None, {"a": 1}, "outputs is a null, expected an object or a list of objects"),
         ({"a": 1}, None, "reference_outputs is a null, expected an object"),
         ({"a": 1}, [{"a": 1}], "outputs is an object but reference_outputs is a list"),
         ([{"a": 1}], {"a": 1}, "outputs is a list but reference_outputs is an object"),
-        (["a", "b"], ["a"], r"outputs\[0\] is a str, expected an object"),
+        (["a", {"b": 1}], ["a"], r"outputs\[1\] is an object, expected a plain value"),
         (
             [{"a": 1}],
             [{"a": 1}, {"a": 1}, {"a": 1}, "x"],
@@ -157,7 +158,7 @@ def test_list_comments_name_the_items_and_metadata_holds_the_pairing() -> None:
     outputs = [{"id": 1, "city": "Paris"}, {"id": 2, "city": "Rome"}, {"id": 3, "city": "Oslo"}]
     references = [{"id": 2, "city": "Rome"}, {"id": 1, "city": "Lyon"}]
     (result,) = evaluate(outputs, references, aggregator="average", list_aggregator="average")
-    assert result["metadata"] == {"alignment": [[0, 1], [1, 0], [2, None]]}
+    assert result["metadata"]["alignment"] == [[0, 1], [1, 0], [2, None]]
     assert result["comment"] == (
         'city (outputs[0] vs reference_outputs[1]): expected "Lyon", got "Paris"; '
         "outputs[2] has no partner in reference_outputs"
@@ -188,7 +189,20 @@ def test_an_unmatched_empty_item_is_a_miss() -> None:
             "key": "json_match:<unmatched item>",
             "score": 0,
             "comment": "outputs[0] has no partner in reference_outputs",
-            "metadata": {"alignment": [[0, None]]},
+            "metadata": {
+                "alignment": [[0, None]],
+                "mismatches": [
+                    {
+                        "path": None,
+                        "expected": None,
+                        "actual": {},
+                        "score": 0,
+                        "kind": "unmatched",
+                        "outputs": "outputs[0]",
+                        "reference_outputs": None,
+                    }
+                ],
+            },
         }
     ]
     # Subset ignores extra references, superset extra outputs.

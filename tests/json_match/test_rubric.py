@@ -44,7 +44,19 @@ async def test_rubric_keys_are_judged_with_reasoning_in_the_comment() -> None:
             "key": "json_match:summary",
             "score": False,
             "comment": "summary: judged not to match: verdict on summary",
-            "metadata": None,
+            "metadata": {
+                "mismatches": [
+                    {
+                        "path": "summary",
+                        "expected": "It is sunny.",
+                        "actual": "Sunny.",
+                        "score": False,
+                        "kind": "judged",
+                        "reason": "verdict on summary",
+                    }
+                ],
+                "alignment": None,
+            },
         },
         {"key": "json_match:title", "score": True, "comment": "verdict on title", "metadata": None},
     ]
@@ -53,7 +65,7 @@ async def test_rubric_keys_are_judged_with_reasoning_in_the_comment() -> None:
 async def test_one_judge_call_sees_every_rubric_key_and_its_criteria() -> None:
     judge = ScriptedJudge()
     evaluator = create_json_match_evaluator(
-        rubric={"summary": "same meaning", "title": "same topic"}, judge=judge
+        rubric={"summary": "same meaning", "title": "same topic"}, judge=judge, judge_identical=True
     )
     evaluator(
         outputs=[{"summary": "a", "title": "t"}, {"summary": "b", "title": "u"}],
@@ -80,7 +92,7 @@ async def test_list_rubric_keys_aggregate_across_items() -> None:
     )
     # Items pair by id; the judge accepts the first item's summary only: (1 + 1)/2 and (1 + 0)/2.
     assert results[0]["score"] == 0.75
-    assert results[0]["metadata"] == {"alignment": [[0, 1], [1, 0]]}
+    assert results[0]["metadata"]["alignment"] == [[0, 1], [1, 0]]
 
 
 async def test_a_rubric_key_missing_on_one_side_scores_zero_without_a_call() -> None:

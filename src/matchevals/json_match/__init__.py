@@ -6,9 +6,16 @@
 1
 """
 
+from matchevals.json_match import comparators
 from matchevals.json_match._evaluators import (
     create_async_json_match_evaluator,
     create_json_match_evaluator,
 )
+from matchevals.json_match._judge import JudgeError
 
-__all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
+__all__ = [
+    "JudgeError",
+    "comparators",
+    "create_async_json_match_evaluator",
+    "create_json_match_evaluator",
+]

@@ -7,7 +7,7 @@ and async evaluators differ only in how the judge is called.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -18,17 +18,21 @@ from matchevals._evaluator import AsyncEvaluator, Evaluator, EvaluatorResult, Ev
 from matchevals.json_match._judge import (
     JUDGE_PROMPT,
     JUDGE_SYSTEM,
+    judge_failed,
     judge_payload,
     read_judge_answer,
 )
 from matchevals.json_match._options import (
     Aggregator,
     Alignment,
+    ExtraKeys,
     JsonMatchOptions,
     ListAggregator,
     ListMatchMode,
+    OnJudgeError,
 )
 from matchevals.json_match._score import Evaluation, JudgeVerdict, finish, prepare
+from matchevals.json_match.comparators import Comparator
 
 __all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
 
@@ -57,17 +61,23 @@ class _Judge:
 
     def verdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
         settings, values = self._call_kwargs(evaluation)
-        answer = create_llm_as_judge(**settings)(**values)
-        return read_judge_answer(
-            answer, evaluation.judge_requests, evaluation.options.use_reasoning
-        )
+        try:
+            answer = create_llm_as_judge(**settings)(**values)
+            return read_judge_answer(
+                answer, evaluation.judge_requests, evaluation.options.use_reasoning
+            )
+        except Exception as error:
+            return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
 
     async def averdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
         settings, values = self._call_kwargs(evaluation)
-        answer = await create_async_llm_as_judge(**settings)(**values)
-        return read_judge_answer(
-            answer, evaluation.judge_requests, evaluation.options.use_reasoning
-        )
+        try:
+            answer = await create_async_llm_as_judge(**settings)(**values)
+            return read_judge_answer(
+                answer, evaluation.judge_requests, evaluation.options.use_reasoning
+            )
+        except Exception as error:
+            return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
 
 
 def _evaluate(
@@ -129,6 +139,7 @@ def _build(
     use_reasoning: Any,
     list_match_mode: Any,
     alignment: Any,
+    **extensions: Any,
 ) -> tuple[JsonMatchOptions, _Judge, EvaluatorRun]:
     options = JsonMatchOptions.build(
         aggregator=aggregator,
@@ -138,6 +149,7 @@ def _build(
         use_reasoning=use_reasoning,
         list_match_mode=list_match_mode,
         alignment=alignment,
+        **extensions,
     )
     if options.rubric and judge is None and not model:
         raise ValueError("rubric keys need a judge: pass judge= or model=")
@@ -165,12 +177,34 @@ def create_json_match_evaluator(
     use_reasoning: bool = True,
     list_match_mode: ListMatchMode = "same_elements",
     alignment: Alignment = "optimal",
+    nested: bool = False,
+    list_match_modes: Mapping[str, ListMatchMode] | None = None,
+    comparators: Mapping[str, Comparator] | None = None,
+    extra_keys: ExtraKeys = "penalize",
+    none_is_missing: bool = False,
+    judge_identical: bool = False,
+    on_judge_error: OnJudgeError = "raise",
 ) -> Evaluator:
     """Create an evaluator scoring JSON outputs against references, key by key.
 
     A drop-in for ``openevals.json.create_json_match_evaluator`` (same arguments and results),
     plus ``alignment``: ``"optimal"`` pairs list items to maximize the reported score,
     ``"greedy"`` reproduces openevals' pairing. ``rubric`` and ``exclude_keys`` default to empty.
+
+    Beyond openevals (all off by default):
+
+    - ``nested=True`` scores leaf paths (``address.city``, ``items[*].price``) instead of
+      top-level values; ``list_match_modes={path: mode}`` sets the mode of nested lists.
+    - ``exclude_keys``, ``rubric`` and ``comparators`` take paths and ``*`` / ``**`` globs.
+    - ``comparators={path: comparator}``: see :mod:`matchevals.json_match.comparators`.
+    - ``extra_keys="ignore"`` does not score output keys the reference lacks;
+      ``none_is_missing=True`` treats ``null`` as an absent key.
+    - ``judge_identical=False`` (default) scores rubric values equal as JSON 1 without asking
+      the judge; ``on_judge_error="zero"`` turns a judge failure into 0 with the error in
+      ``comment`` instead of raising :class:`~matchevals.json_match.JudgeError`.
+
+    Inputs may be JSON strings, pydantic models, dataclasses or LangChain messages with JSON
+    content; lists of plain values are compared as multisets (key ``json_match:[]``).
 
     >>> evaluator = create_json_match_evaluator()
     >>> [(r["key"], r["score"], r["comment"]) for r in evaluator(
@@ -187,6 +221,13 @@ def create_json_match_evaluator(
         use_reasoning=use_reasoning,
         list_match_mode=list_match_mode,
         alignment=alignment,
+        nested=nested,
+        list_match_modes=list_match_modes,
+        comparators=comparators,
+        extra_keys=extra_keys,
+        none_is_missing=none_is_missing,
+        judge_identical=judge_identical,
+        on_judge_error=on_judge_error,
     )
     return _named(partial(_evaluate, options, judge_client, run))
 
@@ -202,13 +243,22 @@ def create_async_json_match_evaluator(
     use_reasoning: bool = True,
     list_match_mode: ListMatchMode = "same_elements",
     alignment: Alignment = "optimal",
+    nested: bool = False,
+    list_match_modes: Mapping[str, ListMatchMode] | None = None,
+    comparators: Mapping[str, Comparator] | None = None,
+    extra_keys: ExtraKeys = "penalize",
+    none_is_missing: bool = False,
+    judge_identical: bool = False,
+    on_judge_error: OnJudgeError = "raise",
 ) -> AsyncEvaluator:
     """The async twin of :func:`create_json_match_evaluator`; same results for every input.
 
     >>> import asyncio
     >>> evaluator = create_async_json_match_evaluator(aggregator="average")
-    >>> asyncio.run(evaluator(outputs={"a": 1, "b": 2}, reference_outputs={"a": 1, "b": 3}))[0]
-    {'key': 'json_match:average', 'score': 0.5, 'comment': 'b: expected 3, got 2', 'metadata': None}
+    >>> outputs, references = {"a": 1, "b": 2}, {"a": 1, "b": 3}
+    >>> (result,) = asyncio.run(evaluator(outputs=outputs, reference_outputs=references))
+    >>> result["score"], result["comment"], result["metadata"]["mismatches"]
+    (0.5, 'b: expected 3, got 2', [{'path': 'b', 'expected': 3, 'actual': 2, 'score': 0}])
     """
     options, judge_client, run = _build(
         aggregator=aggregator,
@@ -220,5 +270,12 @@ def create_async_json_match_evaluator(
         use_reasoning=use_reasoning,
         list_match_mode=list_match_mode,
         alignment=alignment,
+        nested=nested,
+        list_match_modes=list_match_modes,
+        comparators=comparators,
+        extra_keys=extra_keys,
+        none_is_missing=none_is_missing,
+        judge_identical=judge_identical,
+        on_judge_error=on_judge_error,
     )
     return _named(partial(_aevaluate, options, judge_client, run))

@@ -8,7 +8,19 @@ from typing import Any
 from matchevals._values import render
 from matchevals.json_match._score import JudgeRequest, JudgeVerdict
 
-__all__ = ["JUDGE_PROMPT", "JUDGE_SYSTEM", "judge_payload", "read_judge_answer"]
+__all__ = [
+    "JUDGE_PROMPT",
+    "JUDGE_SYSTEM",
+    "JudgeError",
+    "judge_failed",
+    "judge_payload",
+    "read_judge_answer",
+]
+
+
+class JudgeError(ValueError):
+    """The judge could not score the rubric keys it was asked about (named in the message)."""
+
 
 JUDGE_SYSTEM = """You grade structured outputs one field at a time.
 For every field listed, decide whether the output value meets that field's criteria when compared
@@ -82,11 +94,12 @@ def read_judge_answer(
 ) -> dict[str, JudgeVerdict]:
     """Turn the judge's structured answer into one verdict per request.
 
-    Raises ValueError naming the rubric keys whose verdicts are missing or malformed.
+    Raises JudgeError (a ValueError) naming the rubric keys whose verdicts are missing or
+    malformed.
     """
     keys = sorted({request.key for request in requests})
     if not isinstance(answer, Mapping):
-        raise ValueError(
+        raise JudgeError(
             f"the judge's answer for rubric keys {keys} is not an object: {render(answer)}"
         )
     verdicts: dict[str, JudgeVerdict] = {}
@@ -96,7 +109,7 @@ def read_judge_answer(
         if isinstance(value, Mapping):
             reasoning, value = value.get("reasoning"), value.get("score")
         if not isinstance(value, bool):
-            raise ValueError(
+            raise JudgeError(
                 f"the judge gave no valid verdict for rubric key {request.key!r} "
                 f"(answer field {request.request_id!r}: {render(answer.get(request.request_id))}); "
                 "expected a boolean score"
@@ -105,3 +118,24 @@ def read_judge_answer(
             value, str(reasoning) if reasoning is not None and use_reasoning else None
         )
     return verdicts
+
+
+def judge_failed(
+    error: Exception, requests: Sequence[JudgeRequest], on_judge_error: str
+) -> dict[str, JudgeVerdict]:
+    """What a failed judge call (an exception, or a malformed answer) turns into.
+
+    ``on_judge_error="raise"``: a :class:`JudgeError` naming the rubric keys, chained to the
+    cause. ``"zero"``: a 0 verdict for every request, carrying the error for the comment.
+
+    >>> judge_failed(TimeoutError("slow"), [JudgeRequest("a", "a", "c", 1, 2)], "zero")["a"]
+    JudgeVerdict(score=0, reasoning=None, error='TimeoutError: slow')
+    """
+    keys = sorted({request.key for request in requests})
+    is_judge_error = isinstance(error, JudgeError)
+    message = str(error) if is_judge_error else f"{type(error).__name__}: {error}"
+    if on_judge_error == "zero":
+        return {request.request_id: JudgeVerdict(0, None, message) for request in requests}
+    if isinstance(error, JudgeError):
+        raise error
+    raise JudgeError(f"the judge failed on rubric keys {keys}: {message}") from error

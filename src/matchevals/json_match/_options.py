@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-__all__ = ["Aggregator", "Alignment", "JsonMatchOptions", "ListAggregator", "ListMatchMode"]
+from matchevals.json_match._paths import PathRules
+
+__all__ = [
+    "Aggregator",
+    "Alignment",
+    "ExtraKeys",
+    "JsonMatchOptions",
+    "ListAggregator",
+    "ListMatchMode",
+    "OnJudgeError",
+]
 
 Aggregator = Literal["average", "all"]
 ListAggregator = Literal["average", "all"]
 ListMatchMode = Literal["superset", "subset", "same_elements", "ordered"]
 Alignment = Literal["optimal", "greedy"]
+ExtraKeys = Literal["penalize", "ignore"]
+OnJudgeError = Literal["raise", "zero"]
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
@@ -42,6 +54,19 @@ class JsonMatchOptions:
     list_match_mode: ListMatchMode = "same_elements"
     alignment: Alignment = "optimal"
     judged_keys: frozenset[str] = frozenset()
+    nested: bool = False
+    list_match_modes: tuple[tuple[str, ListMatchMode], ...] = ()
+    comparators: tuple[tuple[str, Any], ...] = ()
+    extra_keys: ExtraKeys = "penalize"
+    none_is_missing: bool = False
+    judge_identical: bool = False
+    on_judge_error: OnJudgeError = "raise"
+    rules: PathRules | None = field(default=None, compare=False, repr=False)
+    """Compiled path rules; None when no path needs a rule (the common, fast case)."""
+    plain: bool = True
+    """No exclusion, rubric, comparator, extra-key or null rule: scoring takes the lean path."""
+    exact_rules: bool = False
+    """Only exact (glob-free) exclude_keys / rubric keys, no other rule: set lookups suffice."""
 
     @classmethod
     def build(
@@ -54,12 +79,43 @@ class JsonMatchOptions:
         use_reasoning: Any,
         list_match_mode: Any,
         alignment: Any,
+        nested: Any = False,
+        list_match_modes: Any = None,
+        comparators: Any = None,
+        extra_keys: Any = "penalize",
+        none_is_missing: Any = False,
+        judge_identical: Any = False,
+        on_judge_error: Any = "raise",
     ) -> JsonMatchOptions:
         """Validate user-supplied options; raise ValueError/TypeError naming the argument."""
         _check_choice("aggregator", aggregator, (None, *get_args(Aggregator)))
         _check_choice("list_aggregator", list_aggregator, get_args(ListAggregator))
         _check_choice("list_match_mode", list_match_mode, get_args(ListMatchMode))
         _check_choice("alignment", alignment, get_args(Alignment))
+        _check_choice("extra_keys", extra_keys, get_args(ExtraKeys))
+        _check_choice("on_judge_error", on_judge_error, get_args(OnJudgeError))
+        for name, flag in (
+            ("nested", nested),
+            ("none_is_missing", none_is_missing),
+            ("judge_identical", judge_identical),
+        ):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
+        modes = _pattern_map("list_match_modes", list_match_modes)
+        for pattern, mode in modes.items():
+            _check_choice(f"list_match_modes[{pattern!r}]", mode, get_args(ListMatchMode))
+        if modes and not nested:
+            raise ValueError(
+                "list_match_modes applies to lists inside objects: pass nested=True as well"
+            )
+        comparator_map = _pattern_map("comparators", comparators)
+        for pattern, comparator in comparator_map.items():
+            if not callable(comparator):
+                raise TypeError(
+                    f"comparators[{pattern!r}] must be a callable "
+                    f"(output_value, reference_value) -> bool | float; "
+                    f"got {type(comparator).__name__}"
+                )
         if rubric is None:
             rubric = {}
         if not isinstance(rubric, Mapping):
@@ -71,13 +127,47 @@ class JsonMatchOptions:
                 raise TypeError(f"rubric[{key!r}] must map a str key to str criteria")
         if not isinstance(use_reasoning, bool):
             raise TypeError(f"use_reasoning must be a bool; got {type(use_reasoning).__name__}")
+        excluded = _string_tuple("exclude_keys", exclude_keys or ())
+        needs_rules = bool(excluded or rubric or comparator_map or modes)
+        rules = (
+            PathRules(exclude=excluded, rubric=rubric, comparators=comparator_map, list_modes=modes)
+            if needs_rules
+            else None
+        )
         return cls(
             aggregator=aggregator,
             list_aggregator=list_aggregator,
             rubric=tuple(sorted(rubric.items())),
-            exclude_keys=frozenset(_string_tuple("exclude_keys", exclude_keys or ())),
+            exclude_keys=frozenset(excluded),
             use_reasoning=use_reasoning,
             list_match_mode=list_match_mode,
             alignment=alignment,
             judged_keys=frozenset(rubric),
+            nested=nested,
+            list_match_modes=tuple(modes.items()),
+            comparators=tuple(comparator_map.items()),
+            extra_keys=extra_keys,
+            none_is_missing=none_is_missing,
+            judge_identical=judge_identical,
+            on_judge_error=on_judge_error,
+            rules=rules,
+            plain=not needs_rules and extra_keys == "penalize" and not none_is_missing,
+            exact_rules=(
+                rules is not None
+                and not rules.has_globs
+                and not comparator_map
+                and extra_keys == "penalize"
+                and not none_is_missing
+            ),
         )
+
+
+def _pattern_map(name: str, value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a dict of path -> value; got {type(value).__name__}")
+    for key in value:
+        if not isinstance(key, str):
+            raise TypeError(f"{name} keys must be paths (str); got {key!r}")
+    return dict(value)

@@ -2,25 +2,49 @@
 
 Two pure steps frame the judge call made by the evaluator edges:
 
-1. :func:`prepare` validates the inputs, pairs list items and scores every exactly-compared key;
-   keys in the rubric are left pending as :class:`JudgeRequest` objects.
+1. :func:`prepare` normalizes and validates the inputs, pairs list items and scores every key
+   that needs no judge; keys in the rubric are left pending as :class:`JudgeRequest` objects.
 2. :func:`finish` takes the judge's verdicts for those requests and aggregates everything into
    openevals-shaped ``EvaluatorResult`` dicts.
+
+How scores aggregate:
+
+- Objects: one score per key (``nested=True``: per leaf path), ``aggregator`` combines them
+  (mean, or 1 only when all are 1); with ``aggregator=None`` there is one result per key.
+- Lists of objects: items are paired (``list_match_mode``), each counted item gets the
+  aggregator's score over its keys (an unmatched item 0), and ``list_aggregator`` combines the
+  items; with ``aggregator=None`` each key's result is ``list_aggregator`` over its scores in
+  every counted item.
+- Lists of plain values are lists of one-key items keyed ``[]`` (in ``nested`` mode: keyed by
+  the list's path), compared as multisets in set modes and by index in ordered mode.
+- ``nested=True``: a path inside lists (``items[*].price``) is scored once per occurrence; its
+  score in a document is ``list_aggregator`` over its occurrences there, and with
+  ``aggregator=None`` over its occurrences in every counted item. See :mod:`._nested`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import re
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from matchevals._evaluator import EvaluatorResult
 from matchevals._values import describe_type, json_equal, render
-from matchevals.json_match._align import Pair, align_items
+from matchevals.json_match._align import Pair, align_items, checked_score
+from matchevals.json_match._inputs import to_json_value
 from matchevals.json_match._options import JsonMatchOptions
+from matchevals.json_match._paths import NO_RULE, Rule
+
+if TYPE_CHECKING:
+    from matchevals.json_match._nested import Walk
 
 __all__ = [
     "UNMATCHED_ITEM_KEY",
+    "Difference",
     "Evaluation",
     "JudgeRequest",
     "JudgeVerdict",
@@ -31,9 +55,25 @@ __all__ = [
 KEY_PREFIX = "json_match"
 UNMATCHED_ITEM_KEY = "<unmatched item>"
 """Reported key (aggregator None) of an unmatched list item that has no keys of its own to score."""
+VALUE_LIST_KEY = "[]"
+"""Reported key of a top-level list of plain values; its items' path is ``[*]``."""
 MAX_COMMENT_MISMATCHES = 5
+MAX_METADATA_MISMATCHES = 25
+MAX_DEPTH = 200
+"""Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
 
 Score = int | float | bool
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+"""A key absent from one side (or ``null`` with ``none_is_missing=True``)."""
 
 
 class JudgeRequest(NamedTuple):
@@ -47,8 +87,30 @@ class JudgeRequest(NamedTuple):
 
 
 class JudgeVerdict(NamedTuple):
-    score: bool
+    score: bool | int
     reasoning: str | None
+    error: str | None = None
+    """Set when the judge failed and ``on_judge_error="zero"`` scored the key 0."""
+
+
+class Difference(NamedTuple):
+    """One reason a score is below 1, for comments and ``metadata["mismatches"]``.
+
+    ``kind`` is ``value`` (both sides present, unequal), ``missing`` (absent from outputs),
+    ``extra`` (absent from the reference), ``judged`` (the judge said no), ``judge_error``,
+    ``unmatched`` (a list item without a partner; ``covers`` lists the paths it zeroes) or
+    ``unmatched_value`` (a plain list value without a partner).
+    """
+
+    path: str | None
+    kind: str
+    expected: Any
+    actual: Any
+    score: Score
+    output_at: str | None = None
+    reference_at: str | None = None
+    reason: str | None = None
+    covers: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
@@ -62,6 +124,8 @@ class ItemScores:
     scores: dict[str, Score | None]  # None until the judge answers
     pending: dict[str, str]  # key -> judge request id
     judge_reasons: dict[str, str | None] | None = None  # why the judge rejected a key
+    judge_errors: dict[str, str] | None = None  # on_judge_error="zero": why the judge failed
+    walk: Walk | None = None  # nested=True: leaf scores, occurrences and differences
 
     @property
     def unmatched(self) -> bool:
@@ -77,6 +141,7 @@ class Evaluation:
     items: list[ItemScores]
     pairs: list[Pair] | None
     judge_requests: list[JudgeRequest]
+    value_list: bool = False
 
 
 def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
@@ -86,18 +151,45 @@ def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> 
     >>> prepare({"a": 1}, {"a": 2}, JsonMatchOptions()).items[0].scores
     {'a': 0}
     """
-    is_list = _check_inputs(outputs, reference_outputs)
-    if not is_list:
-        item = _score_pair(outputs, reference_outputs, 0, 0, options, "")
-        return Evaluation(options, False, [item], None, _requests_of([item], options))
+    if type(outputs) is not dict or type(reference_outputs) is not dict:
+        outputs = to_json_value(outputs, "outputs")
+        reference_outputs = to_json_value(reference_outputs, "reference_outputs")
+    try:
+        return _prepare(outputs, reference_outputs, options)
+    except RecursionError:
+        raise ValueError(
+            f"outputs or reference_outputs are nested too deeply to compare "
+            f"(more than about {MAX_DEPTH} levels)"
+        ) from None
+
+
+def _prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
+    kind = _check_inputs(outputs, reference_outputs)
+    if kind == "values":
+        outputs = [{VALUE_LIST_KEY: value} for value in outputs]
+        reference_outputs = [{VALUE_LIST_KEY: value} for value in reference_outputs]
+    if options.nested and kind != "values":
+        from matchevals.json_match._nested import prepare_nested
+
+        items, pairs, requests = prepare_nested(outputs, reference_outputs, options)
+        return Evaluation(options, kind != "object", items, pairs, requests)
+    if kind == "object":
+        item = _score_pair(outputs, reference_outputs, 0, 0, options, "", False)
+        return Evaluation(options, False, [item], None, _requests_of([item], options, False))
+    value_list = kind == "values"
+    ignored, judged, comparators = _key_rules(outputs, reference_outputs, options, value_list)
     pairs = align_items(
         outputs,
         reference_outputs,
         mode=options.list_match_mode,
         alignment=options.alignment,
         all_or_nothing=options.aggregator == "all",
-        ignored_keys=options.exclude_keys,
-        judged_keys=options.judged_keys,
+        ignored_keys=ignored,
+        judged_keys=judged,
+        comparators=comparators,
+        none_is_missing=options.none_is_missing,
+        extra_ignored=options.extra_keys == "ignore",
+        key_prefix=VALUE_LIST_KEY if value_list else "",
     )
     items = [
         _score_pair(
@@ -107,32 +199,57 @@ def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> 
             r,
             options,
             f"_{position}",
+            value_list,
         )
         for position, (o, r) in enumerate(pairs)
     ]
-    return Evaluation(options, True, items, pairs, _requests_of(items, options))
+    return Evaluation(
+        options, True, items, pairs, _requests_of(items, options, value_list), value_list
+    )
 
 
 _EMPTY: Mapping[str, Any] = {}
 
 
-def _check_inputs(outputs: Any, reference_outputs: Any) -> bool:
-    """Return whether the inputs are lists; raise TypeError naming what is wrong."""
+def _rule(options: JsonMatchOptions, key: str, value_list: bool) -> Rule:
+    rules = options.rules
+    if rules is None:
+        return NO_RULE
+    return rules.at("[*]" if value_list and key == VALUE_LIST_KEY else key)
+
+
+def _key_rules(
+    outputs: list[Any], references: list[Any], options: JsonMatchOptions, value_list: bool
+) -> tuple[frozenset[str], frozenset[str], dict[str, Any] | None]:
+    """Excluded keys, judged keys and comparators by key, for pairing the items of two lists."""
+    rules = options.rules
+    if rules is None:
+        return options.exclude_keys, options.judged_keys, None
+    if not rules.has_globs and not value_list:
+        comparators = dict(options.comparators) or None
+        return options.exclude_keys, options.judged_keys, comparators
+    keys = {key for item in (*outputs, *references) for key in item}
+    ignored, judged, by_key = set(), set(), {}
+    for key in keys:
+        rule = _rule(options, key, value_list)
+        if rule.excluded:
+            ignored.add(key)
+        elif rule.criteria is not None:
+            judged.add(key)
+        elif rule.comparator is not None:
+            by_key[key] = rule.comparator
+    return frozenset(ignored), frozenset(judged), by_key or None
+
+
+def _check_inputs(outputs: Any, reference_outputs: Any) -> str:
+    """``object``, ``records`` or ``values`` (lists of plain values); TypeError naming the fault."""
     if type(outputs) is dict and type(reference_outputs) is dict:
-        return False
+        return "object"
     for name, value in (("outputs", outputs), ("reference_outputs", reference_outputs)):
-        if isinstance(value, Mapping):
-            continue
-        if isinstance(value, list):
-            for index, item in enumerate(value):
-                if not isinstance(item, Mapping):
-                    raise TypeError(
-                        f"{name}[{index}] is a {describe_type(item)}, expected an object"
-                    )
-            continue
-        raise TypeError(
-            f"{name} is a {describe_type(value)}, expected an object or a list of objects"
-        )
+        if not isinstance(value, (Mapping, list)):
+            raise TypeError(
+                f"{name} is a {describe_type(value)}, expected an object or a list of objects"
+            )
     if isinstance(outputs, list) != isinstance(reference_outputs, list):
         kinds = [
             "a list" if isinstance(v, list) else "an object" for v in (outputs, reference_outputs)
@@ -141,7 +258,22 @@ def _check_inputs(outputs: Any, reference_outputs: Any) -> bool:
             f"outputs is {kinds[0]} but reference_outputs is {kinds[1]}; "
             "pass two objects or two lists of objects"
         )
-    return isinstance(outputs, list)
+    if not isinstance(outputs, list):
+        return "object"
+    first: Any = next(iter(outputs), next(iter(reference_outputs), {}))
+    want_objects = isinstance(first, Mapping)
+    for name, value in (("outputs", outputs), ("reference_outputs", reference_outputs)):
+        for index, item in enumerate(value):
+            if isinstance(item, Mapping) != want_objects:
+                if want_objects:
+                    raise TypeError(
+                        f"{name}[{index}] is a {describe_type(item)}, expected an object"
+                    )
+                raise TypeError(
+                    f"{name}[{index}] is an object, expected a plain value: a list holds either "
+                    "objects or plain values (strings, numbers, booleans, null, lists)"
+                )
+    return "records" if want_objects else "values"
 
 
 def _score_pair(
@@ -151,22 +283,25 @@ def _score_pair(
     reference_index: int | None,
     options: JsonMatchOptions,
     id_suffix: str,
+    value_list: bool,
 ) -> ItemScores:
     """Score every key of one pair: 1 if equal, 0 if different or present on one side only.
 
-    Keys absent from both items are not scored; judged keys present on both sides stay pending.
+    Keys absent from both items are not scored; judged keys present on both sides stay pending
+    (or score 1 without a call when equal and ``judge_identical`` is False); comparator keys
+    score what their comparator returns.
     """
-    ignored = options.exclude_keys
-    judged = options.judged_keys
     pending: dict[str, str] = {}
-    if not ignored and not judged:  # the common case, kept lean
+    if options.plain:  # the common case, kept lean
         scores: dict[str, Score | None] = {
             key: int(key in reference and json_equal(actual, reference[key]))
             for key, actual in output.items()
         }
         if output.keys() != reference.keys():
             scores.update(dict.fromkeys(reference.keys() - output.keys(), 0))
-    else:
+        return ItemScores(output_index, reference_index, output, reference, scores, pending)
+    if options.exact_rules:  # only exact exclude_keys / rubric keys: set lookups suffice
+        ignored, judged = options.exclude_keys, options.judged_keys
         scores = {}
         for key, actual in output.items():
             if key in ignored:
@@ -174,22 +309,95 @@ def _score_pair(
             if key not in reference:
                 scores[key] = 0
             elif key in judged:
-                scores[key] = None
-                pending[key] = key + id_suffix
+                if not options.judge_identical and json_equal(actual, reference[key]):
+                    scores[key] = True
+                else:
+                    scores[key] = None
+                    pending[key] = _request_id(key) + id_suffix
             else:
                 scores[key] = int(json_equal(actual, reference[key]))
         for key in reference:
             if key not in output and key not in ignored:
                 scores[key] = 0
+        return ItemScores(output_index, reference_index, output, reference, scores, pending)
+    scores = {}
+    none_is_missing = options.none_is_missing
+    ignore_extra = options.extra_keys == "ignore"
+    for key in itertools.chain(output, [key for key in reference if key not in output]):
+        rule = _rule(options, key, value_list)
+        if rule.excluded:
+            continue
+        actual = output.get(key, MISSING)
+        expected = reference.get(key, MISSING)
+        if none_is_missing:
+            actual = MISSING if actual is None else actual
+            expected = MISSING if expected is None else expected
+        if actual is MISSING:
+            if expected is not MISSING:
+                scores[key] = 0
+        elif expected is MISSING:
+            if not ignore_extra:
+                scores[key] = 0
+        elif rule.criteria is not None:
+            if not options.judge_identical and json_equal(actual, expected):
+                scores[key] = True
+            else:
+                scores[key] = None
+                pending[key] = _request_id(key) + id_suffix
+        elif json_equal(actual, expected):
+            scores[key] = 1
+        elif rule.comparator is not None:
+            scores[key] = checked_score(
+                rule.comparator,
+                actual,
+                expected,
+                "[*]" if value_list and key == VALUE_LIST_KEY else key,
+                partial(
+                    _pair_location, output_index, reference_index, key, value_list, bool(id_suffix)
+                ),
+            )
+        else:
+            scores[key] = 0
     return ItemScores(output_index, reference_index, output, reference, scores, pending)
 
 
-def _requests_of(items: list[ItemScores], options: JsonMatchOptions) -> list[JudgeRequest]:
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def _request_id(key: str) -> str:
+    """A judge answer field for a key: the key itself when it is a safe name, else a safe
+    spelling made unique by a checksum (``"[]"`` -> ``"value_5d9b6c2c"``)."""
+    if not _UNSAFE.search(key):
+        return key
+    return f"{_UNSAFE.sub('_', key).strip('_') or 'value'}_{zlib.crc32(key.encode()):08x}"
+
+
+def _pair_location(
+    output_index: int | None,
+    reference_index: int | None,
+    key: str,
+    value_list: bool,
+    is_list: bool,
+) -> str:
+    suffix = "" if value_list else f".{key}"
+    if not is_list:
+        return f"outputs{suffix} vs reference_outputs{suffix}"
+    return f"outputs[{output_index}]{suffix} vs reference_outputs[{reference_index}]{suffix}"
+
+
+def _requests_of(
+    items: list[ItemScores], options: JsonMatchOptions, value_list: bool
+) -> list[JudgeRequest]:
     if not options.judged_keys:
         return []
-    rubric = dict(options.rubric)
     return [
-        JudgeRequest(request_id, key, rubric[key], item.output[key], item.reference[key])
+        JudgeRequest(
+            request_id,
+            key,
+            cast(str, _rule(options, key, value_list).criteria),
+            item.output[key],
+            item.reference[key],
+        )
         for item in items
         for key, request_id in item.pending.items()
     ]
@@ -202,67 +410,146 @@ def finish(
     options = evaluation.options
     reasonings: dict[str, list[str]] = {}
     for item in evaluation.items:
+        if item.walk is not None:
+            item.scores = item.walk.resolve(verdicts or {}, reasonings)
+            continue
         for key, request_id in item.pending.items():
             verdict = (verdicts or {})[request_id]
             item.scores[key] = verdict.score
+            if verdict.error is not None:
+                item.judge_errors = item.judge_errors or {}
+                item.judge_errors[key] = verdict.error
+                continue
             if verdict.reasoning and options.use_reasoning:
                 reasonings.setdefault(key, []).append(verdict.reasoning)
             if not verdict.score:
                 item.judge_reasons = item.judge_reasons or {}
                 item.judge_reasons[key] = verdict.reasoning
-    metadata = (
-        {"alignment": [[o, r] for o, r in evaluation.pairs]}
-        if evaluation.pairs is not None
-        else None
-    )
+    pairs = [[o, r] for o, r in evaluation.pairs] if evaluation.pairs is not None else None
     if options.aggregator is None:
-        return _per_key_results(evaluation, reasonings, metadata)
-    return [_aggregated_result(evaluation, metadata)]
+        return _per_key_results(evaluation, reasonings, pairs)
+    return [_aggregated_result(evaluation, pairs)]
+
+
+def _metadata(
+    evaluation: Evaluation, pairs: list[list[int | None]] | None, only_key: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The comment and the metadata of a result below 1."""
+    comment, mismatches, omitted = _explain(evaluation, only_key)
+    metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": pairs}
+    if omitted:
+        metadata["mismatches_omitted"] = omitted
+    if evaluation.options.nested:
+        nested_alignments = [
+            alignment
+            for item in evaluation.items
+            if item.walk is not None
+            for alignment in item.walk.alignments
+        ]
+        if nested_alignments:
+            metadata["list_alignments"] = nested_alignments
+    return comment, metadata
+
+
+def _listed_metadata(
+    differences: list[Difference], list_alignments: list[dict[str, Any]] | None
+) -> tuple[str, dict[str, Any]]:
+    """Comment and metadata from a known list of differences (a nested document's path)."""
+    shown = [difference_text(d) for d in differences[:MAX_COMMENT_MISMATCHES]]
+    if len(differences) > MAX_COMMENT_MISMATCHES:
+        shown.append(f"… and {len(differences) - MAX_COMMENT_MISMATCHES} more")
+    metadata: dict[str, Any] = {
+        "mismatches": [_mismatch(d) for d in differences[:MAX_METADATA_MISMATCHES]],
+        "alignment": None,
+    }
+    if len(differences) > MAX_METADATA_MISMATCHES:
+        metadata["mismatches_omitted"] = len(differences) - MAX_METADATA_MISMATCHES
+    if list_alignments:
+        metadata["list_alignments"] = list_alignments
+    return "; ".join(shown), metadata
 
 
 def _per_key_results(
-    evaluation: Evaluation, reasonings: dict[str, list[str]], metadata: dict[str, Any] | None
+    evaluation: Evaluation,
+    reasonings: dict[str, list[str]],
+    pairs: list[list[int | None]] | None,
 ) -> list[EvaluatorResult]:
     if not evaluation.is_list:
         (item,) = evaluation.items
         final_scores = cast(dict[str, Score], item.scores)
-        return [
-            {
-                "key": f"{KEY_PREFIX}:{key}",
-                "score": score,
-                "comment": (
-                    _difference_text(item, key, "")
-                    if score != 1
-                    else (" ".join(reasonings[key]) if key in reasonings else None)
-                ),
-                "metadata": None,
-            }
-            for key, score in sorted(final_scores.items())
-        ]
+        results: list[EvaluatorResult] = []
+        plain = item.walk is None and _plain_item(item, evaluation.options)
+        walk_alignments = (
+            item.walk.alignments if item.walk is not None and item.walk.alignments else None
+        )
+        for key, score in sorted(final_scores.items()):
+            if score != 1:
+                if plain:  # the hot failing-key path: one difference, built directly
+                    comment, mismatch = _plain_difference(item.output, item.reference, key, score)
+                    metadata: dict[str, Any] = {"mismatches": [mismatch], "alignment": None}
+                elif item.walk is not None:  # a nested document: its differences at this path
+                    comment, metadata = _listed_metadata(
+                        item.walk.differences_at(key), walk_alignments
+                    )
+                else:
+                    comment, metadata = _metadata(evaluation, None, key)
+                results.append(
+                    {
+                        "key": f"{KEY_PREFIX}:{key}",
+                        "score": score,
+                        "comment": comment,
+                        "metadata": metadata,
+                    }
+                )
+            else:
+                results.append(
+                    {
+                        "key": f"{KEY_PREFIX}:{key}",
+                        "score": score,
+                        "comment": " ".join(reasonings[key]) if key in reasonings else None,
+                        "metadata": None,
+                    }
+                )
+        return results
     by_key: dict[str, list[Score]] = {}
     for item in evaluation.items:
         if item.unmatched and not item.scores:
             by_key.setdefault(UNMATCHED_ITEM_KEY, []).append(0)
-        for key, key_score in cast(dict[str, Score], item.scores).items():
-            by_key.setdefault(key, []).append(key_score)
-    results: list[EvaluatorResult] = []
+        if item.walk is not None and not item.unmatched:
+            for key, occurrences in item.walk.occurrences.items():
+                by_key.setdefault(key, []).extend(cast(list[Score], occurrences))
+            continue
+        for key, item_key_score in cast(dict[str, Score], item.scores).items():
+            by_key.setdefault(key, []).append(item_key_score)
+    shared = {"alignment": pairs}
+    list_results: list[EvaluatorResult] = []
     for key in sorted(by_key):
-        scores = by_key[key]
-        score: Score
+        key_scores = by_key[key]
+        key_score: Score
         if evaluation.options.list_aggregator == "average":
-            score = sum(scores) / len(scores)
+            key_score = sum(key_scores) / len(key_scores)
         else:
-            score = int(min(scores) == 1)
-        comment = _comment(evaluation, key) if score != 1 else None
+            key_score = int(min(key_scores) == 1)
+        key_comment: str | None = None
+        key_metadata: dict[str, Any] = shared
+        if key_score != 1:
+            key_comment, key_metadata = _metadata(evaluation, pairs, key)
         if key in reasonings:
-            comment = " ".join(reasonings[key]) if comment is None else comment
-        results.append(
-            {"key": f"{KEY_PREFIX}:{key}", "score": score, "comment": comment, "metadata": metadata}
+            key_comment = " ".join(reasonings[key]) if key_comment is None else key_comment
+        list_results.append(
+            {
+                "key": f"{KEY_PREFIX}:{key}",
+                "score": key_score,
+                "comment": key_comment,
+                "metadata": key_metadata,
+            }
         )
-    return results
+    return list_results
 
 
-def _aggregated_result(evaluation: Evaluation, metadata: dict[str, Any] | None) -> EvaluatorResult:
+def _aggregated_result(
+    evaluation: Evaluation, pairs: list[list[int | None]] | None
+) -> EvaluatorResult:
     options = evaluation.options
     all_or_nothing = options.aggregator == "all"
     if evaluation.is_list:
@@ -277,11 +564,14 @@ def _aggregated_result(evaluation: Evaluation, metadata: dict[str, Any] | None) 
         score = int(min(scores) == 1)
     else:
         score = sum(scores) / len(scores)
+    if score == 1:
+        metadata = {"alignment": pairs} if pairs is not None else None
+        return EvaluatorResult(
+            key=f"{KEY_PREFIX}:{options.aggregator}", score=score, comment=None, metadata=metadata
+        )
+    comment, full = _metadata(evaluation, pairs, None)
     return EvaluatorResult(
-        key=f"{KEY_PREFIX}:{options.aggregator}",
-        score=score,
-        comment=_comment(evaluation, None) if score != 1 else None,
-        metadata=metadata,
+        key=f"{KEY_PREFIX}:{options.aggregator}", score=score, comment=comment, metadata=full
     )
 
 
@@ -296,67 +586,255 @@ def _item_score(item: ItemScores, all_or_nothing: bool) -> float:
     return float(sum(values) / len(values))
 
 
-def _comment(evaluation: Evaluation, only_key: str | None) -> str:
-    """One readable clause per difference, e.g. ``age: expected 30, got 20``.
+def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[dict[str, Any]], int]:
+    """The comment, the mismatches, and how many mismatches were left out of the metadata.
 
-    Only the first few differences are rendered; the rest are counted.
+    One readable clause per difference, e.g. ``age: expected 30, got 20``: the first few are
+    rendered and the rest counted; once both the comment and the metadata are full, the
+    remaining items' differences are only counted, never built.
     """
     shown: list[str] = []
-    hidden = 0
+    mismatches: list[dict[str, Any]] = []
+    hidden = omitted = 0
+    is_list = evaluation.is_list
+    none_is_missing = evaluation.options.none_is_missing
+    options = evaluation.options
     for item in evaluation.items:
-        if len(shown) == MAX_COMMENT_MISMATCHES:
-            hidden += _count_differences(item, only_key)
+        if len(mismatches) == MAX_METADATA_MISMATCHES and item.walk is None:
+            count = _count_differences(item, only_key)
+            hidden += count
+            omitted += count
             continue
-        for key in _differing_keys(item, only_key):
-            if len(shown) == MAX_COMMENT_MISMATCHES:
-                hidden += 1
-            elif key is None:
-                shown.append(_unmatched_text(item))
+        if not item.unmatched and item.walk is None and _plain_item(item, options):
+            if only_key is None:
+                keys = sorted(key for key, score in item.scores.items() if score != 1)
+            elif item.scores.get(only_key, 1) != 1:
+                keys = [only_key]
             else:
-                where = _where(item) if evaluation.is_list else ""
-                shown.append(_difference_text(item, key, where))
+                continue
+            output_at = f"outputs[{item.output_index}]" if is_list else None
+            reference_at = f"reference_outputs[{item.reference_index}]" if is_list else None
+            for key in keys:
+                if len(mismatches) == MAX_METADATA_MISMATCHES:
+                    hidden += 1
+                    omitted += 1
+                    continue
+                with_text = len(shown) < MAX_COMMENT_MISMATCHES
+                text, mismatch = _plain_difference(
+                    item.output,
+                    item.reference,
+                    key,
+                    cast(Score, item.scores[key]),
+                    output_at,
+                    reference_at,
+                    with_text,
+                )
+                mismatches.append(mismatch)
+                if with_text:
+                    shown.append(text)
+                else:
+                    hidden += 1
+            continue
+        for difference in _item_differences(item, only_key, is_list, none_is_missing):
+            if len(shown) < MAX_COMMENT_MISMATCHES:
+                shown.append(difference_text(difference))
+            else:
+                hidden += 1
+            if len(mismatches) < MAX_METADATA_MISMATCHES:
+                mismatches.append(_mismatch(difference))
+            else:
+                omitted += 1
     if hidden:
         shown.append(f"… and {hidden} more")
-    return "; ".join(shown)
+    return "; ".join(shown), mismatches, omitted
 
 
-def _differing_keys(item: ItemScores, only_key: str | None) -> Sequence[str | None]:
-    """The keys that differ in an item, sorted; [None] for an item without a partner."""
+def _plain_item(item: ItemScores, options: JsonMatchOptions) -> bool:
+    """Whether an item's differences are plain key differences (see ``_plain_difference``)."""
+    return not options.none_is_missing and not item.judge_reasons and not item.judge_errors
+
+
+def _count_differences(item: ItemScores, only_key: str | None) -> int:
+    if item.unmatched:
+        return int(
+            only_key is None
+            or only_key in item.scores
+            or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
+        )
+    if only_key is not None:
+        return int(item.scores.get(only_key, 1) != 1)
+    return sum(1 for score in item.scores.values() if score != 1)
+
+
+def _item_differences(
+    item: ItemScores, only_key: str | None, is_list: bool, none_is_missing: bool
+) -> Iterator[Difference]:
+    if item.walk is not None and not item.unmatched:
+        if only_key is None:
+            yield from item.walk.differences
+        else:
+            yield from item.walk.differences_at(only_key)
+        return
     if item.unmatched:
         if (
             only_key is None
             or only_key in item.scores
             or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
         ):
-            return [None]
-        return []
+            difference = _unmatched_difference(item)
+            if VALUE_LIST_KEY in item.output or VALUE_LIST_KEY in item.reference:
+                # An item of a top-level list of plain values: show the value itself.
+                difference = difference._replace(
+                    path=VALUE_LIST_KEY,
+                    kind="unmatched_value",
+                    expected=item.reference.get(VALUE_LIST_KEY),
+                    actual=item.output.get(VALUE_LIST_KEY),
+                )
+            yield difference
+        return
     if only_key is None:
-        return sorted(key for key, score in item.scores.items() if score != 1)
-    return [only_key] if item.scores.get(only_key, 1) != 1 else []
+        keys: list[str] = sorted(key for key, score in item.scores.items() if score != 1)
+    elif item.scores.get(only_key, 1) != 1:
+        keys = [only_key]
+    else:
+        return
+    output_at = f"outputs[{item.output_index}]" if is_list else None
+    reference_at = f"reference_outputs[{item.reference_index}]" if is_list else None
+    for key in keys:
+        yield _key_difference(item, key, output_at, reference_at, none_is_missing)
 
 
-def _count_differences(item: ItemScores, only_key: str | None) -> int:
-    if item.unmatched or only_key is not None:
-        return len(_differing_keys(item, only_key))
-    return sum(1 for score in item.scores.values() if score != 1)
+def _plain_difference(
+    output: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    key: str,
+    score: Score,
+    output_at: str | None = None,
+    reference_at: str | None = None,
+    with_text: bool = True,
+) -> tuple[str, dict[str, Any]]:
+    """Comment clause and mismatch of one exactly-compared key (no judge, no rules): the lean
+    twin of ``difference_text(_key_difference(...))`` and ``_mismatch``, for the hot path."""
+    where = f" ({output_at} vs {reference_at})" if output_at else ""
+    if key not in reference:
+        actual = output[key]
+        text = f"{key}{where}: not in reference_outputs, got {render(actual)}" if with_text else ""
+        mismatch = {"path": key, "expected": None, "actual": actual, "score": score}
+        mismatch["kind"] = "extra"
+    elif key not in output:
+        expected = reference[key]
+        text = (
+            f"{key}{where}: missing from outputs, expected {render(expected)}" if with_text else ""
+        )
+        mismatch = {"path": key, "expected": expected, "actual": None, "score": score}
+        mismatch["kind"] = "missing"
+    else:
+        expected, actual = reference[key], output[key]
+        text = (
+            f"{key}{where}: expected {render(expected)}, got {render(actual)}" if with_text else ""
+        )
+        mismatch = {"path": key, "expected": expected, "actual": actual, "score": score}
+        if with_text and type(score) is float and 0 < score < 1:
+            text += f" (partial credit {score:.2f})"
+    if output_at:
+        mismatch["outputs"] = output_at
+        mismatch["reference_outputs"] = reference_at
+    return text, mismatch
 
 
-def _where(item: ItemScores) -> str:
-    return f" (outputs[{item.output_index}] vs reference_outputs[{item.reference_index}])"
-
-
-def _unmatched_text(item: ItemScores) -> str:
+def _unmatched_difference(item: ItemScores) -> Difference:
     if item.reference_index is None:
-        return f"outputs[{item.output_index}] has no partner in reference_outputs"
-    return f"reference_outputs[{item.reference_index}] has no partner in outputs"
+        return Difference(
+            None,
+            "unmatched",
+            None,
+            item.output,
+            0,
+            output_at=f"outputs[{item.output_index}]",
+            reason="reference_outputs",
+        )
+    return Difference(
+        None,
+        "unmatched",
+        item.reference,
+        None,
+        0,
+        reference_at=f"reference_outputs[{item.reference_index}]",
+        reason="outputs",
+    )
 
 
-def _difference_text(item: ItemScores, key: str, where: str) -> str:
+def _key_difference(
+    item: ItemScores,
+    key: str,
+    output_at: str | None,
+    reference_at: str | None,
+    none_is_missing: bool,
+) -> Difference:
+    score = cast(Score, item.scores[key])
+    actual = item.output.get(key, MISSING)
+    expected = item.reference.get(key, MISSING)
+    if none_is_missing:
+        actual = MISSING if actual is None else actual
+        expected = MISSING if expected is None else expected
+    if item.judge_errors and key in item.judge_errors:
+        return Difference(
+            key, "judge_error", expected, actual, score, output_at, reference_at,
+            item.judge_errors[key],
+        )  # fmt: skip
     if item.judge_reasons and key in item.judge_reasons:
-        reason = item.judge_reasons[key] or "no reason given"
-        return f"{key}{where}: judged not to match: {reason}"
-    if key not in item.reference:
-        return f"{key}{where}: not in reference_outputs, got {render(item.output[key])}"
-    if key not in item.output:
-        return f"{key}{where}: missing from outputs, expected {render(item.reference[key])}"
-    return f"{key}{where}: expected {render(item.reference[key])}, got {render(item.output[key])}"
+        return Difference(
+            key, "judged", expected, actual, score, output_at, reference_at,
+            item.judge_reasons[key],
+        )  # fmt: skip
+    if expected is MISSING:
+        return Difference(key, "extra", None, actual, score, output_at, reference_at)
+    if actual is MISSING:
+        return Difference(key, "missing", expected, None, score, output_at, reference_at)
+    return Difference(key, "value", expected, actual, score, output_at, reference_at)
+
+
+def difference_text(difference: Difference) -> str:
+    """One clause of a comment, e.g. ``age: expected 30, got 20``."""
+    kind = difference.kind
+    if kind == "unmatched" or kind == "unmatched_value":
+        present = difference.output_at or difference.reference_at
+        value = difference.actual if difference.output_at else difference.expected
+        shown = f" ({render(value)})" if kind == "unmatched_value" else ""
+        return f"{present}{shown} has no partner in {difference.reason}"
+    where = (
+        f" ({difference.output_at} vs {difference.reference_at})"
+        if difference.output_at and difference.reference_at
+        else ""
+    )
+    head = f"{difference.path}{where}"
+    if kind == "judged":
+        return f"{head}: judged not to match: {difference.reason or 'no reason given'}"
+    if kind == "judge_error":
+        return f"{head}: the judge failed: {difference.reason}"
+    if kind == "extra":
+        return f"{head}: not in reference_outputs, got {render(difference.actual)}"
+    if kind == "missing":
+        return f"{head}: missing from outputs, expected {render(difference.expected)}"
+    text = f"{head}: expected {render(difference.expected)}, got {render(difference.actual)}"
+    score = difference.score
+    if type(score) is float and 0 < score < 1:
+        text += f" (partial credit {score:.2f})"
+    return text
+
+
+def _mismatch(difference: Difference) -> dict[str, Any]:
+    entry: dict[str, Any] = {  # values are the inputs' own objects: referenced, never copied
+        "path": difference.path,
+        "expected": None if difference.expected is MISSING else difference.expected,
+        "actual": None if difference.actual is MISSING else difference.actual,
+        "score": difference.score,
+    }
+    if difference.kind != "value":
+        entry["kind"] = difference.kind
+    if difference.output_at or difference.reference_at:
+        entry["outputs"] = difference.output_at
+        entry["reference_outputs"] = difference.reference_at
+    if difference.reason is not None and difference.kind in ("judged", "judge_error"):
+        entry["reason"] = difference.reason
+    return entry

@@ -1,0 +1,126 @@
+"""Outputs and references as they come: JSON strings, pydantic models, dataclasses, messages.
+
+:func:`to_json_value` turns one ``outputs`` / ``reference_outputs`` argument into plain JSON data
+before scoring (dicts and lists pass through untouched, and inputs are never mutated):
+
+- a ``str`` is parsed as JSON (a surrounding Markdown code fence such as ```` ```json ```` is
+  dropped); text that does not parse is a ``ValueError`` quoting where parsing failed;
+- a pydantic model becomes ``model.model_dump(mode="json")``;
+- a dataclass instance becomes ``dataclasses.asdict(instance)``;
+- a LangChain message (anything with ``content`` and ``additional_kwargs``) is its content, parsed
+  as JSON (text blocks of a list content are joined first);
+- in a list, items that are models or dataclasses are converted; strings stay strings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, cast
+
+from matchevals._values import describe_type
+
+__all__ = ["to_json_value"]
+
+_FENCE = re.compile(r"\A\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
+_CONTEXT = 24
+
+
+def to_json_value(value: Any, name: str) -> Any:
+    """Plain JSON data for one argument; ``name`` (``"outputs"``) goes into error messages.
+
+    >>> to_json_value('{"a": [1, 2]}', "outputs")
+    {'a': [1, 2]}
+    """
+    value_type = type(value)
+    if value_type is dict:
+        return value
+    if value_type is list:
+        return _convert_items(value, name)
+    if value_type is str:
+        return _parse(value, name, "a string")
+    if _is_message(value):
+        return _parse(_message_text(value, name), name, "a message whose content")
+    converted = _convert_object(value, name)
+    return value if converted is _UNCHANGED else converted
+
+
+_UNCHANGED: Any = object()
+
+
+def _convert_object(value: Any, name: str) -> Any:
+    if isinstance(value, type):
+        return _UNCHANGED
+    dump = getattr(value, "model_dump", None)
+    if dump is not None and callable(dump):
+        try:
+            return dump(mode="json")
+        except Exception as error:
+            raise TypeError(
+                f"{name}: could not convert the {type(value).__name__} model to JSON: {error}"
+            ) from error
+    if dataclasses.is_dataclass(value):
+        return dataclasses.asdict(cast(Any, value))
+    return _UNCHANGED
+
+
+def _convert_items(items: list[Any], name: str) -> list[Any]:
+    converted: list[Any] | None = None
+    for index, item in enumerate(items):
+        item_type = type(item)
+        if item_type is dict or item_type is str or item_type is int or item is None:
+            continue
+        new = _convert_object(item, f"{name}[{index}]")
+        if new is not _UNCHANGED:
+            if converted is None:
+                converted = list(items)
+            converted[index] = new
+    return items if converted is None else converted
+
+
+def _is_message(value: Any) -> bool:
+    return hasattr(value, "content") and hasattr(value, "additional_kwargs")
+
+
+def _message_text(message: Any, name: str) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for block in content:
+            if isinstance(block, str):
+                texts.append(block)
+            elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+        return "".join(texts)
+    raise TypeError(
+        f"{name} is a {type(message).__name__} whose content is a {describe_type(content)}, "
+        "expected JSON text"
+    )
+
+
+def _parse(text: str, name: str, what: str) -> Any:
+    fenced = _FENCE.match(text)
+    source = fenced.group(1) if fenced else text
+    try:
+        parsed = json.loads(source)
+    except json.JSONDecodeError as error:
+        start = max(0, error.pos - _CONTEXT)
+        before = source[start : error.pos]
+        after = source[error.pos : error.pos + _CONTEXT]
+        snippet = ("…" if start else "") + before + "⟨here⟩" + after
+        if error.pos + _CONTEXT < len(source):
+            snippet += "…"
+        raise ValueError(
+            f"{name} is {what} that is not valid JSON: {error.msg} at line {error.lineno} "
+            f"column {error.colno} (char {error.pos}): {snippet!r}"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{name} is {what} holding JSON nested too deeply") from None
+    if type(parsed) is not dict and type(parsed) is not list:
+        raise TypeError(
+            f"{name} is {what} holding a JSON {describe_type(parsed)}, expected an object or a list"
+        )
+    return parsed
