@@ -1,0 +1,273 @@
+"""``matchevals``: score files of JSON outputs or graph trajectories from the command line.
+
+::
+
+    matchevals json OUTPUTS REFERENCES [options]   # structured outputs against references
+    matchevals graph RUNS REFERENCE [options]      # LangGraph trajectories against a reference
+    matchevals demo                                # the main job on bundled example data
+
+Exit status: ``0`` every example scored and the mean reached ``--fail-under`` (if given);
+``1`` the mean score fell below ``--fail-under`` (or nothing was scored); ``2`` bad input: a
+line that is not JSON, an example without its partner or that the evaluator rejects (unless
+``--skip-invalid``), a missing or unreadable file, or bad options. Invalid input wins over 1.
+
+>>> main(["json", "--help"])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from matchevals import __version__
+from matchevals.cli._flags import add_factory_flags, given_options
+from matchevals.cli._read import (
+    Example,
+    InputError,
+    Problem,
+    load_single,
+    pair_by_id,
+    pair_by_position,
+    pair_with_one,
+    read_records,
+)
+from matchevals.cli._report import (
+    Summary,
+    jsonl_line,
+    render_json,
+    render_jsonl_summary,
+    render_markdown,
+    render_table,
+)
+from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
+
+__all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
+
+EXIT_OK = 0
+EXIT_BELOW = 1
+EXIT_INVALID = 2
+FORMATS = ("table", "json", "jsonl", "markdown")
+MAX_STDERR_PROBLEMS = 20
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # exit 2 with a one-line message, as argparse does
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+
+def _score_in_range(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text!r}")
+    return value
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("reporting")
+    group.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="table (default, for people), json (summary), jsonl (one line per example, then "
+        "the summary), markdown (for CI comments)",
+    )
+    group.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    group.add_argument(
+        "--fail-under",
+        type=_score_in_range,
+        metavar="SCORE",
+        help="exit 1 when the mean score is below SCORE",
+    )
+    group.add_argument(
+        "--worst", type=int, default=5, metavar="N", help="how many worst examples to list"
+    )
+    group.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="report invalid input but do not exit 2 because of it",
+    )
+    group.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="score in N processes (results stay in input order)",
+    )
+    group.add_argument(
+        "--id-key",
+        metavar="KEY",
+        help="pair examples by this key (removed before scoring) instead of by position",
+    )
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
+    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+    from matchevals.json_match import create_json_match_evaluator
+
+    parser = _Parser(
+        prog="matchevals",
+        description="Score JSON outputs and LangGraph trajectories against references.",
+        epilog="exit status: 0 ok, 1 mean below --fail-under, 2 invalid input or usage error",
+    )
+    parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    json_cmd = commands.add_parser(
+        "json",
+        help="score structured outputs against references",
+        description="Score OUTPUTS against REFERENCES with a json_match evaluator. Each file is "
+        ".json (one example, or a list of examples) or .jsonl (one example per line).",
+    )
+    json_cmd.add_argument("outputs", metavar="OUTPUTS")
+    json_cmd.add_argument("references", metavar="REFERENCES")
+    json_group = json_cmd.add_argument_group("json_match options")
+    names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
+    _add_common(json_cmd)
+    graph_cmd = commands.add_parser(
+        "graph",
+        help="score LangGraph trajectories against a reference",
+        description="Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per "
+        "line) against REFERENCE: a .json holding one reference for every run, or a list of "
+        "references (or a .jsonl) paired by position or --id-key.",
+    )
+    graph_cmd.add_argument("outputs", metavar="RUNS")
+    graph_cmd.add_argument("references", metavar="REFERENCE")
+    graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
+    names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
+    _add_common(graph_cmd)
+    demo_cmd = commands.add_parser(
+        "demo", help="run the main job on bundled example data", description="Run the demos."
+    )
+    demo_cmd.add_argument("--no-graph", action="store_true", help="skip the LangGraph demo")
+    return parser, names
+
+
+def _pairs(args: argparse.Namespace, kind: Kind) -> Iterator[Example | Problem]:
+    outputs_path, references_path = Path(args.outputs), Path(args.references)
+    outputs = read_records(outputs_path)
+    if args.id_key:
+        return pair_by_id(outputs, references_path, args.id_key)
+    if kind == "graph" and references_path.suffix.lower() == ".json":
+        reference = load_single(references_path)
+        if not isinstance(reference, list):
+            return pair_with_one(outputs, reference)
+    return pair_by_position(outputs, read_records(references_path))
+
+
+def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:
+    if not enabled:
+        yield from items
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("{task.completed} examples"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as progress:
+        task = progress.add_task("scoring", total=None)
+        for item in items:
+            yield item
+            progress.advance(task)
+
+
+@contextlib.contextmanager
+def _destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
+    if path is None:
+        yield sys.stdout, sys.stdout.isatty()
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as error:
+        raise InputError(f"{path}: {error.strerror or error}") from None
+    with handle:
+        yield handle, False
+
+
+def _report_problem(problem: Problem, count: int) -> None:
+    """The first invalid examples go to stderr as they are found; the rest are counted."""
+    if count <= MAX_STDERR_PROBLEMS:
+        print(f"matchevals: {problem}", file=sys.stderr)
+
+
+def _render(summary: Summary, args: argparse.Namespace, out: IO[str], color: bool) -> None:
+    title, bar = f"matchevals {summary.kind}", args.fail_under
+    if args.format == "table":
+        render_table(summary, out, title=title, fail_under=bar, color=color)
+    elif args.format == "markdown":
+        render_markdown(summary, out, title=title, fail_under=bar)
+    elif args.format == "jsonl":
+        render_jsonl_summary(summary, out, fail_under=bar)
+    else:
+        render_json(summary, out, fail_under=bar)
+
+
+def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
+    try:
+        build_evaluator(kind, options)
+    except (TypeError, ValueError) as error:
+        print(f"matchevals {kind}: error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    summary = Summary(kind, worst_count=max(0, args.worst))
+    show_problems = args.format != "table" or args.output is not None
+    progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
+    with _destination(args.output) as (out, color):
+        items = score_all(_pairs(args, kind), kind, options, args.workers)
+        for item in _with_progress(items, progress):
+            summary.add(item)
+            if args.format == "jsonl":
+                out.write(jsonl_line(item) + "\n")
+            if isinstance(item, Problem) and show_problems:
+                _report_problem(item, len(summary.problems))
+        _render(summary, args, out, color)
+    if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
+        extra = len(summary.problems) - MAX_STDERR_PROBLEMS
+        print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
+    if summary.problems and not args.skip_invalid:
+        return EXIT_INVALID
+    if args.fail_under is not None and (summary.mean is None or summary.mean < args.fail_under):
+        return EXIT_BELOW
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``matchevals`` command line; return its exit status.
+
+    >>> main(["json", "outputs.jsonl", "references.jsonl", "--fail-under", "0.9"])  # doctest: +SKIP
+    0
+    """
+    parser, names = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "demo":
+            from matchevals.cli._demo import run_demo
+
+            return run_demo(graph=not args.no_graph)
+        kind: Kind = args.command
+        return _run(args, kind, given_options(args, names[kind]))
+    except InputError as error:
+        print(f"matchevals: error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("matchevals: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK

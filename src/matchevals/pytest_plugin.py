@@ -1,0 +1,125 @@
+"""pytest plugin (entry point ``pytest11``, active once matchevals is installed).
+
+Two things:
+
+* When an assertion about an evaluator result fails, the failure shows why, as the evaluator
+  explained it: the differing paths with expected and actual values, or each failing run's
+  verdicts superstep by superstep with the first divergence. Supported forms::
+
+      assert result["score"]                   # the result is a local variable of the test
+      assert result["score"] >= 0.9
+      assert all(r["score"] for r in results)  # a list of results in a local variable
+      assert results == [...]                  # an EvaluatorResult (or a list of them) compared
+
+  A plain ``assert`` only hands pytest the value ``False``: the result it came from is found
+  among the local variables of the frame where the assertion failed, and every one of them
+  scoring below 1 is explained (so keep the result in a variable; ``assert evaluator(...)[0]
+  ["score"]`` has nothing to point at). Comparisons go through ``pytest_assertrepr_compare``.
+  Failures raised by :mod:`matchevals.testing` already carry their explanation.
+
+  In a project where this is unwanted, ``pytest -p no:matchevals`` turns the plugin off.
+
+* The fixture ``graph_runs`` captures every LangGraph invocation made during the test (see
+  :func:`matchevals.graph_trajectory.langgraph.capture_graph_runs`); tests using it are
+  skipped when LangGraph is not installed::
+
+      def test_agent(graph_runs):
+          graph.invoke({"question": "hi"})
+          assert graph_runs.trajectories[0]["steps"] == [["a"], ["b", "c"], ["d"]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Mapping
+from types import TracebackType
+from typing import Any
+
+import pytest
+
+from matchevals._explain import explain_result, is_evaluator_result
+
+__all__ = ["graph_runs", "pytest_assertrepr_compare", "pytest_runtest_call"]
+
+HEADING = "matchevals explains:"
+MAX_EXPLAINED = 5
+
+
+def _failing(value: Any) -> bool:
+    return is_evaluator_result(value) and float(value["score"]) < 1
+
+
+def _results_in(name: str, value: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    if _failing(value):
+        yield name, value
+    elif isinstance(value, (list, tuple)) and value and all(map(is_evaluator_result, value)):
+        for index, item in enumerate(value):
+            if _failing(item):
+                yield f"{name}[{index}]", item
+
+
+def _explanation(named: list[tuple[str, Mapping[str, Any]]]) -> list[str]:
+    """The lines the plugin adds for some failing results, each under its variable name."""
+    lines = [HEADING]
+    for name, result in named[:MAX_EXPLAINED]:
+        first, *rest = explain_result(result)
+        lines.append(f"  {name}: {first}")
+        lines.extend("  " + line for line in rest)
+    if len(named) > MAX_EXPLAINED:
+        lines.append(f"  … and {len(named) - MAX_EXPLAINED} more results below 1")
+    return lines
+
+
+def pytest_assertrepr_compare(
+    config: pytest.Config, op: str, left: Any, right: Any
+) -> list[str] | None:
+    """Explain a comparison in which one side is an EvaluatorResult or a list of them."""
+    named = [*_results_in("left", left), *_results_in("right", right)]
+    if not named:
+        return None
+    from _pytest.assertion.util import assertrepr_compare
+
+    default = assertrepr_compare(config, op, left, right) or [f"{left!r} {op} {right!r}"]
+    # The explanation goes first: pytest truncates long comparison output without -vv.
+    return [default[0], *_explanation(named), *default[1:]]
+
+
+def _innermost(tb: TracebackType | None) -> Any:
+    frame = None
+    while tb is not None:
+        frame, tb = tb.tb_frame, tb.tb_next
+    return frame
+
+
+def _annotate(error: AssertionError) -> None:
+    frame = _innermost(error.__traceback__)
+    if frame is None or str(frame.f_globals.get("__name__", "")).startswith("matchevals."):
+        return
+    message = str(error.args[0]) if error.args else ""
+    if HEADING in message:
+        return
+    named = [pair for name, value in frame.f_locals.items() for pair in _results_in(name, value)]
+    if named:
+        text = "\n".join(_explanation(named))
+        error.args = (f"{message}\n\n{text}" if message else text, *error.args[1:])
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Add the explanation of failing evaluator results to a failed assertion's message."""
+    try:
+        return (yield)
+    except AssertionError as error:
+        _annotate(error)
+        raise
+
+
+@pytest.fixture
+def graph_runs() -> Iterator[Any]:
+    """A :class:`~matchevals.graph_trajectory.langgraph.GraphRunCapture` active for the test:
+    ``graph_runs.trajectories`` lists the LangGraph invocations made so far, oldest first."""
+    try:
+        from matchevals.graph_trajectory.langgraph import capture_graph_runs
+    except ImportError:
+        pytest.skip("graph_runs needs LangGraph: pip install 'matchevals[langgraph]'")
+    with capture_graph_runs() as capture:
+        yield capture

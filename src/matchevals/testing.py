@@ -1,0 +1,172 @@
+"""Assertions for tests: pass silently, or fail with the difference laid out for a person.
+
+>>> from matchevals.testing import assert_json_match
+>>> [r["score"] for r in assert_json_match({"name": "Ann", "age": 30}, {"age": 30, "name": "Ann"})]
+[1, 1]
+
+Both assertions build the evaluator from ``**options`` (the factory's keyword arguments), run it
+once, and return its results when every score reaches ``threshold``. Otherwise they raise
+``AssertionError`` listing the differing paths with expected and actual values (JSON), or the run
+and its reference side by side, superstep by superstep, with the first divergence marked (graph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from matchevals._evaluator import EvaluatorResult
+from matchevals._explain import (
+    groups_from_mismatches,
+    json_differences,
+    render_differences,
+    trajectory_side_by_side,
+)
+
+__all__ = ["assert_graph_trajectory_match", "assert_json_match"]
+
+__tracebackhide__ = True
+
+
+def _check_threshold(threshold: object) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise TypeError(f"threshold must be a number in [0, 1]; got {type(threshold).__name__}")
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be between 0 and 1; got {threshold}")
+    return float(threshold)
+
+
+def _score(result: Mapping[str, Any]) -> float:
+    return float(result["score"])
+
+
+def _scores_line(results: Sequence[Mapping[str, Any]]) -> str:
+    return ", ".join(f"{r['key']} = {r['score']!r}" for r in results)
+
+
+def assert_json_match(
+    outputs: Any, reference_outputs: Any, *, threshold: float = 1.0, **options: Any
+) -> list[EvaluatorResult]:
+    """Assert that every json_match result reaches ``threshold``; return the results.
+
+    ``options`` are :func:`~matchevals.json_match.create_json_match_evaluator`'s keyword
+    arguments. With ``aggregator=None`` each key must reach the threshold on its own; pass
+    ``aggregator="average"`` to put a bar on the mean instead.
+
+    >>> assert_json_match({"age": 20}, {"age": 30})
+    Traceback (most recent call last):
+    ...
+    AssertionError: json_match: 1 of 1 results below the threshold 1.0: json_match:age = 0
+    differences (expected = reference_outputs, actual = outputs):
+      path  expected  actual
+      age   30        20
+    """
+    from matchevals.json_match import create_json_match_evaluator
+
+    bar = _check_threshold(threshold)
+    results = create_json_match_evaluator(**options)(
+        outputs=outputs, reference_outputs=reference_outputs
+    )
+    failing = [result for result in results if _score(result) < bar]
+    if not failing:
+        return results
+    raise AssertionError(_json_message(outputs, reference_outputs, results, failing, bar, options))
+
+
+def _json_message(
+    outputs: Any,
+    reference_outputs: Any,
+    results: Sequence[EvaluatorResult],
+    failing: Sequence[EvaluatorResult],
+    bar: float,
+    options: Mapping[str, Any],
+) -> str:
+    head = (
+        f"json_match: {len(failing)} of {len(results)} results below the threshold {bar}: "
+        + _scores_line(failing)
+    )
+    lines = [head]
+    mismatches = [m for r in failing for m in ((r.get("metadata") or {}).get("mismatches") or [])]
+    if mismatches:  # the evaluator's own account (comparators, globs, nested paths)
+        groups = groups_from_mismatches(mismatches)
+    else:
+        alignment = next(
+            (
+                (r.get("metadata") or {}).get("alignment")
+                for r in results
+                if (r.get("metadata") or {}).get("alignment") is not None
+            ),
+            None,
+        )
+        skip = {*(options.get("exclude_keys") or ()), *(options.get("rubric") or {})}
+        groups = json_differences(outputs, reference_outputs, alignment=alignment, skip_keys=skip)
+    if groups:
+        lines.append("differences (expected = reference_outputs, actual = outputs):")
+        lines.extend(render_differences(groups))
+    comments = [f"  {r['key']}: {r['comment']}" for r in failing if r.get("comment")]
+    if comments and not groups:
+        lines.append("why:")
+        lines.extend(comments)
+    return "\n".join(lines)
+
+
+def assert_graph_trajectory_match(
+    outputs: Any, reference_outputs: Any, *, threshold: float = 1.0, **options: Any
+) -> EvaluatorResult:
+    """Assert that a run (or a list of runs) matches its reference; return the result.
+
+    ``options`` are :func:`~matchevals.graph_trajectory.create_graph_trajectory_match_evaluator`'s
+    keyword arguments. A strict match passes with score ``True``; with ``partial_credit=True``
+    the score must reach ``threshold`` (also handed to the evaluator).
+
+    >>> run = {"inputs": None, "results": None, "steps": [["a"], ["b"]]}
+    >>> assert_graph_trajectory_match(run, {"steps": [["a"], ["b", "c"]]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    AssertionError: graph_trajectory_match = False (threshold 1.0): run 0, superstep 1 ...
+    run 0:
+        superstep  expected  actual
+        0          [a]       [a]     ok
+      > 1          [b, c]    [b]     DIFF  <- first divergence
+    """
+    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+
+    bar = _check_threshold(threshold)
+    if options.get("partial_credit") or options.get("results_evaluator") is not None:
+        options = {"threshold": bar, **options}
+    result: Any = create_graph_trajectory_match_evaluator(**options)(
+        outputs=outputs, reference_outputs=reference_outputs
+    )
+    if _score(result) >= bar:
+        return result  # type: ignore[no-any-return]
+    raise AssertionError(_graph_message(outputs, reference_outputs, result, bar))
+
+
+def _runs(value: Any) -> list[Any]:
+    return [value] if isinstance(value, Mapping) else list(value)
+
+
+def _graph_message(outputs: Any, reference_outputs: Any, result: Any, bar: float) -> str:
+    lines = [f"{result['key']} = {result['score']!r} (threshold {bar}): {result['comment']}"]
+    runs, references = _runs(outputs), _runs(reference_outputs)
+    for meta in result["metadata"]["runs"]:
+        if meta["match"]:
+            continue
+        index = meta["run"]
+        lines.append(f"run {index}:")
+        if not meta["steps_match"]:
+            lines.extend(
+                trajectory_side_by_side(runs[index]["steps"], references[index]["steps"], meta)
+            )
+        else:
+            lines.extend(_results_lines(runs[index], references[index], meta))
+    return "\n".join(lines)
+
+
+def _results_lines(run: Any, reference: Any, meta: Mapping[str, Any]) -> list[str]:
+    check = meta.get("results") or {}
+    if check.get("comment"):
+        return [f"    results: {check['comment']}"]
+    groups = json_differences(run.get("results"), reference.get("results"))
+    lines = ["    results differ from the reference results:"]
+    return lines + ["  " + line for line in render_differences(groups)]
