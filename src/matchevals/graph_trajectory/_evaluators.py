@@ -108,7 +108,13 @@ def _results_check(options: _Options, pair: Pair, answer: object) -> ResultsChec
 
 
 def _equal_results(pair: Pair) -> ResultsCheck:
-    equal = json_equal(pair.results, pair.reference.results)
+    try:
+        equal = json_equal(pair.results, pair.reference.results)
+    except RecursionError:
+        raise ValueError(
+            f"{pair.path}.results or its reference's results are nested too deeply (or contain "
+            "themselves) to compare"
+        ) from None
     return ResultsCheck(equal, float(equal), None)
 
 

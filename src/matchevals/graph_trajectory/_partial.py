@@ -11,10 +11,12 @@ for a fixed reference length is the same as maximizing the summed similarity; it
 path over (run superstep, reference position), solved layer by layer with Dijkstra. Ties keep the
 higher summed similarity.
 
-Cost: O(supersteps × positions), after trimming the matching prefix and suffix of a reference
-without patterns. A Repeat has ``(min + 1) × len(body)`` positions, or up to
-``(max + 1) × len(body)`` with a ``max`` (positions with more iterations survive only when
-cheaper), so a large bounded Repeat over a long run is slow (seconds at 1,000 × 1,000).
+Cost: O(supersteps × positions). A reference without patterns is trimmed of its matching prefix
+and suffix and filled as a numpy table (see ``_align_plain``). A Repeat has
+``(min + 1) × len(body)`` positions, or up to ``(max + 1) × len(body)`` with a ``max`` (positions
+with more iterations survive only when cheaper), so a large bounded Repeat over a long run is slow
+(seconds at 1,000 × 1,000). Past ``CELL_LIMIT`` / ``DISTINCT_LIMIT`` (no patterns) or
+``PATTERN_CELL_LIMIT`` (patterns), partial credit is a ``ValueError`` instead of minutes of work.
 """
 
 from __future__ import annotations
@@ -24,13 +26,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from matchevals.graph_trajectory._match import Position, advance, met_min, skips, step_at
 from matchevals.graph_trajectory._modes import matches, similarity
+from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
 from matchevals.graph_trajectory._validate import Loop, Reference, Step
 
 __all__ = ["Alignment", "partial_credit"]
 
 _GAP = 0.5
+_EPSILON = 1e-9
+CELL_LIMIT = 25_000_000
+"""Most (superstep, reference step) cells a reference without patterns may align, after the
+matching prefix and suffix are trimmed (25 MB of back-pointers)."""
+DISTINCT_LIMIT = 1_000_000
+"""Most distinct (superstep, reference step) contents whose similarity is computed."""
+PATTERN_CELL_LIMIT = 500_000
+"""Most (superstep, reference position) cells a reference with patterns may align."""
 
 
 @dataclass(slots=True)
@@ -65,6 +78,13 @@ def partial_credit(steps: Sequence[Sequence[str]], reference: Reference) -> Alig
     """
     elements = reference.elements
     if reference.has_patterns:
+        cells = len(steps) * _positions(elements)
+        if cells > PATTERN_CELL_LIMIT:
+            raise ValueError(
+                f"partial credit would align {len(steps)} supersteps with a reference pattern of "
+                f"about {_positions(elements)} positions ({cells:,} cells, more than "
+                f"{PATTERN_CELL_LIMIT:,}); use strict matching for runs this long"
+            )
         similarity_sum, length, pairs = _align(steps, elements, 0)
         return Alignment(similarity_sum, max(len(steps), length), pairs)
     head = 0
@@ -74,8 +94,9 @@ def partial_credit(steps: Sequence[Sequence[str]], reference: Reference) -> Alig
     tail = 0
     while tail < limit - head and _same(steps[-1 - tail], elements[-1 - tail]):
         tail += 1
-    middle, middle_length, middle_pairs = _align(
-        steps[head : len(steps) - tail], elements[head : len(elements) - tail], head
+    middle_elements = elements[head : len(elements) - tail]
+    middle, middle_length, middle_pairs = _align_plain(
+        steps[head : len(steps) - tail], [e for e in middle_elements if isinstance(e, Step)], head
     )
     pairs = [_pair(index, elements[index], 1.0) for index in range(head)]
     pairs += middle_pairs
@@ -83,6 +104,89 @@ def partial_credit(steps: Sequence[Sequence[str]], reference: Reference) -> Alig
         pairs.append(_pair(len(steps) - offset, elements[len(elements) - offset], 1.0))
     total = head + tail + middle
     return Alignment(total, max(len(steps), head + tail + middle_length), pairs)
+
+
+def _positions(elements: Sequence[Step | Loop]) -> int:
+    """About how many reference positions the alignment of a pattern keeps per superstep."""
+    return 1 + sum(
+        1 if isinstance(element, Step) else (element.min + 1) * len(element.body)
+        for element in elements
+    )
+
+
+def _align_plain(
+    steps: Sequence[Sequence[str]], elements: Sequence[Step], offset: int
+) -> tuple[float, int, list[dict[str, Any]]]:
+    """``_align`` for a reference without patterns, as a table filled row by row with numpy.
+
+    Every reference step is required, so an alignment's cost is ``(n + m) / 2`` minus its summed
+    similarity, and the cheapest one is the most similar. ``D[i][j]``, the cheapest way to use
+    ``i`` supersteps and ``j`` reference steps, is the best of a pair ``D[i-1][j-1] + 1 - s``, a
+    superstep left out ``D[i-1][j] + 1/2`` and a reference step left out ``D[i][j-1] + 1/2``; the
+    last is a running minimum along the row (``np.minimum.accumulate``). Ties prefer the pair,
+    then leaving out the superstep. Time O(n × m) in C, plus one similarity per distinct
+    (superstep, reference step) content; inputs past ``CELL_LIMIT`` or ``DISTINCT_LIMIT`` are a
+    ``ValueError`` rather than minutes of work.
+    """
+    n, m = len(steps), len(elements)
+    if n * m > CELL_LIMIT:
+        raise ValueError(
+            f"partial credit would align {n} supersteps with {m} reference steps that differ "
+            f"({n * m:,} cells, more than {CELL_LIMIT:,}); use strict matching for runs this long"
+        )
+    row_ids: dict[tuple[str, ...], int] = {}
+    rows = np.fromiter(
+        (row_ids.setdefault(tuple(actual), len(row_ids)) for actual in steps), np.intp, n
+    )
+    column_ids: dict[tuple[tuple[str, ...], GraphTrajectoryMatchMode], int] = {}
+    columns = np.fromiter(
+        (column_ids.setdefault((tuple(e.nodes), e.mode), len(column_ids)) for e in elements),
+        np.intp,
+        m,
+    )
+    if len(row_ids) * len(column_ids) > DISTINCT_LIMIT:
+        raise ValueError(
+            f"partial credit would compare {len(row_ids)} distinct supersteps with "
+            f"{len(column_ids)} distinct reference steps (more than {DISTINCT_LIMIT:,} pairs); "
+            "use strict matching for runs this long"
+        )
+    table = np.empty((len(row_ids), len(column_ids)))
+    for actual, row in row_ids.items():
+        for (nodes, mode), column in column_ids.items():
+            table[row, column] = similarity(actual, nodes, mode)
+    skips = np.arange(m + 1) * _GAP
+    previous = skips.copy()
+    moves = np.empty((n, m + 1), dtype=np.uint8)  # 0 pair, 1 superstep left out, 2 step left out
+    diagonal = np.empty(m + 1)
+    diagonal[0] = np.inf
+    for index in range(n):
+        diagonal[1:] = previous[:-1] + (1.0 - table[rows[index], columns])
+        up = previous + _GAP
+        best = np.minimum(diagonal, up)
+        shifted = best - skips
+        running = np.minimum.accumulate(shifted)
+        left = running < shifted
+        moves[index] = np.where(left, 2, np.where(diagonal <= up, 0, 1))
+        previous = np.where(left, running + skips, best)
+    pairs: list[dict[str, Any]] = []
+    i, j = n, m
+    while i or j:
+        move = 2 if i == 0 else moves[i - 1, j]
+        if move == 0:
+            score = float(table[rows[i - 1], columns[j - 1]])
+            pairs.append(_pair(i - 1 + offset, elements[j - 1], score))
+            i, j = i - 1, j - 1
+        elif move == 1:
+            pairs.append(_pair(i - 1 + offset, None, 0.0))
+            i -= 1
+        else:
+            pairs.append(_pair(None, elements[j - 1], 0.0))
+            j -= 1
+    pairs.reverse()
+    total = 0.0
+    for pair in pairs:
+        total += pair["score"]
+    return total, m, pairs
 
 
 def _same(actual: Sequence[str], step: Step | Loop) -> bool:
@@ -144,9 +248,19 @@ def _offer(
     length: int,
     back: tuple[int, Position, Step | None, float],
 ) -> None:
-    known = cells.get(position)
-    if known is None or (cost, -similarity_sum) < (known.cost, -known.similarity):
+    if _better(cost, similarity_sum, cells.get(position)):
         cells[position] = _Cell(cost, similarity_sum, length, back)
+
+
+def _better(cost: float, similarity_sum: float, known: _Cell | None) -> bool:
+    """Cheaper, or as cheap and more similar. Costs within ``_EPSILON`` are equal: they are sums
+    of ``1 - similarity`` in different orders, and rounding must not decide between two equally
+    cheap paths (a path with more similarity, e.g. through one more Repeat iteration, wins)."""
+    if known is None:
+        return True
+    if abs(cost - known.cost) > _EPSILON:
+        return cost < known.cost
+    return similarity_sum > known.similarity + _EPSILON
 
 
 def _settle(
@@ -158,7 +272,7 @@ def _settle(
     dropped when one with fewer iterations at the same body step settled first: that one is
     no costlier and can do all it can, so positions stay few however large ``max`` is."""
     best = dict(seeds)
-    heap = [(cell.cost, -cell.similarity, position) for position, cell in best.items()]
+    heap = [(_rounded(cell.cost), -cell.similarity, position) for position, cell in best.items()]
     heapq.heapify(heap)
     done: set[Position] = set()
     fewest: dict[tuple[int, int], int] = {}
@@ -179,12 +293,16 @@ def _settle(
                 continue
             required = skipped is not None and not skipped.optional
             cost = cell.cost + (_GAP if required else 0.0)
-            known = best.get(target)
-            if known is None or (cost, -cell.similarity) < (known.cost, -known.similarity):
+            if _better(cost, cell.similarity, best.get(target)):
                 back = (-1, position, skipped if required else None, 0.0)
                 best[target] = _Cell(cost, cell.similarity, cell.length + required, back)
-                heapq.heappush(heap, (cost, -cell.similarity, target))
+                heapq.heappush(heap, (_rounded(cost), -cell.similarity, target))
     return best
+
+
+def _rounded(cost: float) -> float:
+    """A heap key under which costs equal up to rounding noise tie (then similarity decides)."""
+    return round(cost, 9)
 
 
 def _pairs(layers: list[dict[Position, _Cell]], end: Position, offset: int) -> list[dict[str, Any]]:

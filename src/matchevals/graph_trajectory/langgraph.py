@@ -41,7 +41,8 @@ Conventions
   static breakpoint adds no key), and ``None`` when the run raised.
 * A failed run: the recorder returns ``(None, trajectory)`` with the supersteps up to the failure;
   it re-raises only with ``raise_on_error=True`` (the trajectory rides on the exception as
-  ``graph_run_trajectory``). ``capture_graph_runs`` records the failed run and lets the exception
+  ``graph_run_trajectory``). Cancellation and ``KeyboardInterrupt`` always propagate, carrying
+  the trajectory the same way. ``capture_graph_runs`` records the failed run and lets the exception
   propagate as usual.
 
 How: a LangChain callback handler follows each graph's runs (tasks carry a ``graph:step:N`` tag
@@ -311,19 +312,25 @@ def _fallback(input: Any, result: Any, failed: bool) -> GraphRunTrajectory:
     }
 
 
+def _trajectory(
+    capture: GraphRunCapture, input: Any, result: Any, failed: bool
+) -> GraphRunTrajectory:
+    invocation = capture._first()
+    return invocation.trajectory() if invocation is not None else _fallback(input, result, failed)
+
+
+def _attach(error: BaseException, trajectory: GraphRunTrajectory) -> None:
+    with contextlib.suppress(AttributeError):  # exceptions with __slots__
+        error.graph_run_trajectory = trajectory  # type: ignore[attr-defined]
+
+
 def _finish(
     capture: GraphRunCapture, input: Any, result: Any, error: Exception | None, raise_on_error: bool
 ) -> tuple[Any, GraphRunTrajectory]:
-    invocation = capture._first()
-    trajectory = (
-        invocation.trajectory()
-        if invocation is not None
-        else _fallback(input, result, error is not None)
-    )
+    trajectory = _trajectory(capture, input, result, error is not None)
     if error is not None:
         if raise_on_error:
-            with contextlib.suppress(AttributeError):  # exceptions with __slots__
-                error.graph_run_trajectory = trajectory  # type: ignore[attr-defined]
+            _attach(error, trajectory)
             raise error
         return None, trajectory
     return result, trajectory
@@ -348,13 +355,16 @@ def record_graph_run(
     trajectory holds the supersteps up to the failure (``results`` is ``None``); with
     ``raise_on_error=True`` the exception is re-raised instead, carrying that trajectory as its
     ``graph_run_trajectory`` attribute. ``BaseException``s (``KeyboardInterrupt``, cancellation)
-    always propagate.
+    always propagate, carrying the trajectory up to that point as ``graph_run_trajectory`` too.
     """
     with GraphRunCapture() as capture:
         try:
             result = graph.invoke(input, config, **invoke_kwargs)
         except Exception as error:
             return _finish(capture, input, None, error, raise_on_error)
+        except BaseException as error:  # KeyboardInterrupt and the like: propagate with what ran
+            _attach(error, _trajectory(capture, input, None, True))
+            raise
     return _finish(capture, input, result, None, raise_on_error)
 
 
@@ -375,6 +385,9 @@ async def arecord_graph_run(
             result = await graph.ainvoke(input, config, **invoke_kwargs)
         except Exception as error:
             return _finish(capture, input, None, error, raise_on_error)
+        except BaseException as error:  # cancellation and the like: propagate with what ran
+            _attach(error, _trajectory(capture, input, None, True))
+            raise
     return _finish(capture, input, result, None, raise_on_error)
 
 
