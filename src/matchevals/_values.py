@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from collections.abc import Hashable, Mapping, Sequence
 from json.encoder import encode_basestring as _quote
 from typing import Any
@@ -85,7 +86,7 @@ def freeze(value: Any) -> Hashable:
         return (_ARRAY_TAG, tuple(freeze(item) for item in value))
     try:
         hash(value)
-    except TypeError:
+    except Exception:  # unhashable, or a __hash__ that raises
         raise TypeError(
             f"cannot compare a {type(value).__name__} value: expected JSON values "
             "(objects, arrays, strings, numbers, booleans, null)"
@@ -101,7 +102,7 @@ def render(value: Any, limit: int = 60) -> str:
     """
     value_type = type(value)
     if value_type is str:
-        text = _quote(value)
+        text = _quote(value if len(value) <= limit else value[:limit])
     elif value_type is int or value_type is float:
         text = repr(value)
     elif value is None or value_type is bool:
@@ -114,8 +115,13 @@ def render(value: Any, limit: int = 60) -> str:
 def _dump(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    except (ValueError, TypeError, RecursionError):
-        return repr(value)
+    except (ValueError, TypeError, RecursionError):  # cycles, odd keys, very deep values
+        return _SHORT_REPR.repr(value)
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel = 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 60
 
 
 def describe_type(value: Any) -> str:

@@ -124,7 +124,7 @@ async def test_use_reasoning_false_asks_for_bare_booleans() -> None:
     ("answer", "message"),
     [
         (lambda schema, _: "yes", "not an object"),
-        (lambda schema, _: {}, "no valid verdict for rubric key 'summary'"),
+        (lambda schema, _: {}, "no valid verdict for rubric keys \\['summary'\\]"),
         (lambda schema, _: {"summary": {"score": "maybe"}}, "no valid verdict"),
     ],
 )

@@ -19,7 +19,14 @@ __all__ = [
 
 
 class JudgeError(ValueError):
-    """The judge could not score the rubric keys it was asked about (named in the message)."""
+    """The judge could not score the rubric keys it was asked about (named in the message).
+
+    ``verdicts`` holds the valid verdicts of a partly malformed answer.
+    """
+
+    def __init__(self, message: str, *, verdicts: Mapping[str, JudgeVerdict] | None = None):
+        super().__init__(message)
+        self.verdicts: dict[str, JudgeVerdict] = dict(verdicts or {})
 
 
 JUDGE_SYSTEM = """You grade structured outputs one field at a time.
@@ -103,19 +110,26 @@ def read_judge_answer(
             f"the judge's answer for rubric keys {keys} is not an object: {render(answer)}"
         )
     verdicts: dict[str, JudgeVerdict] = {}
+    invalid: list[JudgeRequest] = []
     for request in requests:
         value = answer.get(request.request_id)
         reasoning: Any = None
         if isinstance(value, Mapping):
             reasoning, value = value.get("reasoning"), value.get("score")
-        if not isinstance(value, bool):
-            raise JudgeError(
-                f"the judge gave no valid verdict for rubric key {request.key!r} "
-                f"(answer field {request.request_id!r}: {render(answer.get(request.request_id))}); "
-                "expected a boolean score"
+        if isinstance(value, bool):
+            verdicts[request.request_id] = JudgeVerdict(
+                value, str(reasoning) if reasoning is not None and use_reasoning else None
             )
-        verdicts[request.request_id] = JudgeVerdict(
-            value, str(reasoning) if reasoning is not None and use_reasoning else None
+        else:
+            invalid.append(request)
+    if invalid:
+        fields = ", ".join(
+            f"{r.request_id!r}: {render(answer.get(r.request_id))}" for r in invalid[:5]
+        )
+        raise JudgeError(
+            f"the judge gave no valid verdict for rubric keys "
+            f"{sorted({r.key for r in invalid})} ({fields}); expected a boolean score",
+            verdicts=verdicts,
         )
     return verdicts
 
@@ -135,7 +149,11 @@ def judge_failed(
     is_judge_error = isinstance(error, JudgeError)
     message = str(error) if is_judge_error else f"{type(error).__name__}: {error}"
     if on_judge_error == "zero":
-        return {request.request_id: JudgeVerdict(0, None, message) for request in requests}
+        valid = error.verdicts if isinstance(error, JudgeError) else {}
+        return {
+            request.request_id: valid.get(request.request_id) or JudgeVerdict(0, None, message)
+            for request in requests
+        }
     if isinstance(error, JudgeError):
         raise error
     raise JudgeError(f"the judge failed on rubric keys {keys}: {message}") from error

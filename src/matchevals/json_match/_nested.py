@@ -33,7 +33,7 @@ from typing import Any, cast
 from matchevals._values import json_equal
 from matchevals.json_match._align import Pair, align_items, checked_score
 from matchevals.json_match._options import JsonMatchOptions
-from matchevals.json_match._paths import NO_RULE, Rule
+from matchevals.json_match._paths import NO_RULE, Rule, child_path
 from matchevals.json_match._score import (
     MAX_DEPTH,
     MISSING,
@@ -215,12 +215,11 @@ class Walk:
             raise ValueError(
                 f"{_where(path, at, 0)} is nested too deeply: more than {MAX_DEPTH} levels"
             )
-        prefix = path + "." if path else ""
         fast = self.rules is None and not self.none_is_missing
         occurrences = self.occurrences
         listed = at is not None and bool(at[2])
         for key, actual in output.items():
-            child = f"{prefix}{key}"
+            child = child_path(path, key)
             expected = reference.get(key, MISSING)
             value_type = type(actual)
             if (
@@ -249,7 +248,7 @@ class Walk:
         if len(output) != len(reference) or output.keys() != reference.keys():
             for key, expected in reference.items():
                 if key not in output:
-                    self.value(MISSING, expected, f"{prefix}{key}", at, depth + 1)
+                    self.value(MISSING, expected, child_path(path, key), at, depth + 1)
 
     def value(self, actual: Any, expected: Any, path: str, at: Location | None, depth: int) -> None:
         """Compare the values at one path; MISSING stands for an absent key."""
@@ -473,17 +472,16 @@ class Walk:
             value, prefix, depth = stack.pop()
             if depth > MAX_DEPTH:
                 raise ValueError(f"{prefix} is nested too deeply: more than {MAX_DEPTH} levels")
-            dot = prefix + "." if prefix else ""
             if rules is None:
                 for key, child in value.items():
                     if child and (type(child) is dict or isinstance(child, Mapping)):
-                        stack.append((child, f"{dot}{key}", depth + 1))
+                        stack.append((child, child_path(prefix, key), depth + 1))
                     else:
-                        flat[f"{dot}{key}"] = child
+                        flat[child_path(prefix, key)] = child
                 continue
             for key, child in value.items():
-                child_path = f"{dot}{key}"
-                rule = rules.at(child_path)
+                here = child_path(prefix, key)
+                rule = rules.at(here)
                 if rule.excluded:
                     continue
                 if (
@@ -492,9 +490,9 @@ class Walk:
                     and rule.criteria is None
                     and rule.comparator is None
                 ):
-                    stack.append((child, child_path, depth + 1))
+                    stack.append((child, here, depth + 1))
                 else:
-                    flat[child_path] = child
+                    flat[here] = child
         return flat
 
     @staticmethod
@@ -509,15 +507,14 @@ class Walk:
             value, prefix, depth = stack.pop()
             if depth > MAX_DEPTH:
                 raise ValueError(f"{prefix} is nested too deeply: more than {MAX_DEPTH} levels")
-            dot = prefix + "." if prefix else ""
             for key, child in value.items():
-                child_path = f"{dot}{key}"
-                rule = rules.at(child_path) if rules is not None else NO_RULE
+                here = child_path(prefix, key)
+                rule = rules.at(here) if rules is not None else NO_RULE
                 if rule.excluded or (options.none_is_missing and child is None):
                     continue
                 stops = rule.criteria is not None or rule.comparator is not None
                 if isinstance(child, Mapping) and child and not stops:
-                    stack.append((child, child_path, depth + 1))
+                    stack.append((child, here, depth + 1))
                 elif (
                     type(child) is list
                     and child
@@ -525,9 +522,9 @@ class Walk:
                     and all(isinstance(entry, Mapping) for entry in child)
                 ):
                     for entry in child:
-                        stack.append((entry, child_path + "[*]", depth + 1))
+                        stack.append((entry, here + "[*]", depth + 1))
                 else:
-                    found[child_path] = None
+                    found[here] = None
         return sorted(found) or ([path] if path else [])
 
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import itertools
 import re
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from matchevals._evaluator import EvaluatorResult
 from matchevals._values import describe_type, json_equal, render
@@ -469,6 +469,29 @@ def _listed_metadata(
     return "; ".join(shown), metadata
 
 
+_T = TypeVar("_T")
+
+
+def _sorted_by_key(entries: Iterable[_T], evaluation: Evaluation) -> list[_T]:
+    """Keys (or (key, value) pairs) in key order; a TypeError naming a non-string key if any."""
+    try:
+        return sorted(entries)  # type: ignore[type-var]
+    except TypeError:
+        for item in evaluation.items:
+            for side, value, index in (
+                ("outputs", item.output, item.output_index),
+                ("reference_outputs", item.reference, item.reference_index),
+            ):
+                for key in value:
+                    if not isinstance(key, str):
+                        where = f"{side}[{index}]" if evaluation.is_list else side
+                        raise TypeError(
+                            f"{where} has the key {key!r}, a {type(key).__name__}: "
+                            "JSON object keys are strings"
+                        ) from None
+        raise
+
+
 def _per_key_results(
     evaluation: Evaluation,
     reasonings: dict[str, list[str]],
@@ -482,7 +505,7 @@ def _per_key_results(
         walk_alignments = (
             item.walk.alignments if item.walk is not None and item.walk.alignments else None
         )
-        for key, score in sorted(final_scores.items()):
+        for key, score in _sorted_by_key(final_scores.items(), evaluation):
             if score != 1:
                 if plain:  # the hot failing-key path: one difference, built directly
                     comment, mismatch = _plain_difference(item.output, item.reference, key, score)
@@ -523,7 +546,7 @@ def _per_key_results(
             by_key.setdefault(key, []).append(item_key_score)
     shared = {"alignment": pairs}
     list_results: list[EvaluatorResult] = []
-    for key in sorted(by_key):
+    for key in _sorted_by_key(by_key, evaluation):
         key_scores = by_key[key]
         key_score: Score
         if evaluation.options.list_aggregator == "average":
@@ -607,7 +630,9 @@ def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[di
             continue
         if not item.unmatched and item.walk is None and _plain_item(item, options):
             if only_key is None:
-                keys = sorted(key for key, score in item.scores.items() if score != 1)
+                keys = _sorted_by_key(
+                    (key for key, score in item.scores.items() if score != 1), evaluation
+                )
             elif item.scores.get(only_key, 1) != 1:
                 keys = [only_key]
             else:
@@ -693,7 +718,7 @@ def _item_differences(
             yield difference
         return
     if only_key is None:
-        keys: list[str] = sorted(key for key, score in item.scores.items() if score != 1)
+        keys: list[str] = sorted((key for key, score in item.scores.items() if score != 1), key=str)
     elif item.scores.get(only_key, 1) != 1:
         keys = [only_key]
     else:
