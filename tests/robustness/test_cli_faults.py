@@ -185,14 +185,6 @@ def test_an_unwritable_output(tmp_path: Path, references: Path, where: str) -> N
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
-@pytest.mark.xfail(
-    strict=True,
-    reason="CLI (issue 6 owner): `matchevals json outputs.jsonl references.jsonl --output "
-    "/dev/full` (and any report written to stdout when stdout is /dev/full) dies with an "
-    "OSError traceback (ENOSPC from rich's flush / the handle's close) and exit status 1, "
-    "which the help documents as 'mean below --fail-under'; expected a one-line "
-    "'matchevals: error: ...: No space left on device' and exit status 2",
-)
 @pytest.mark.parametrize("destination", ["--output", "stdout"])
 @pytest.mark.parametrize("report_format", ["table", "jsonl"])
 def test_a_full_disk(

@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from matchevals import __version__
 from matchevals.cli._flags import add_factory_flags, given_options
@@ -187,17 +187,84 @@ def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator
             progress.advance(task)
 
 
+class ReportError(Exception):
+    """The report could not be written (a full disk, a failing device, ...): exit 2."""
+
+    def __init__(self, where: str, error: OSError) -> None:
+        super().__init__(f"cannot write the report to {where}: {error}")
+
+
+class _Guarded:
+    """The report's handle; an OSError on write or flush becomes a ReportError naming it.
+
+    BrokenPipeError passes through: a reader that went away (``| head``) is not an error.
+    """
+
+    def __init__(self, handle: IO[str], where: str) -> None:
+        self._handle, self._where = handle, where
+
+    def write(self, text: str) -> int:
+        try:
+            return self._handle.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def flush(self) -> None:
+        try:
+            self._handle.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def close(self) -> None:
+        try:
+            self._handle.close()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
+        return getattr(self._handle, name)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at devnull, so output still buffered cannot fail again at exit.
+
+    What the Python docs recommend for SIGPIPE; used for a full disk too.
+    """
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 @contextlib.contextmanager
 def _destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
     if path is None:
-        yield sys.stdout, sys.stdout.isatty()
+        out = _Guarded(sys.stdout, "standard output")
+        try:
+            yield cast(IO[str], out), sys.stdout.isatty()
+            out.flush()
+        except ReportError:
+            _discard_stdout()
+            raise
         return
     try:
         handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as error:
         raise InputError(f"{path}: {error.strerror or error}") from None
-    with handle:
-        yield handle, False
+    guarded = _Guarded(handle, path)
+    try:
+        yield cast(IO[str], guarded), False
+    except BaseException:
+        with contextlib.suppress(OSError):
+            handle.close()
+        raise
+    guarded.close()  # flushes: a full disk may only show here
 
 
 def _report_problem(problem: Problem, count: int) -> None:
@@ -252,6 +319,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["json", "outputs.jsonl", "references.jsonl", "--fail-under", "0.9"])  # doctest: +SKIP
     0
     """
+    try:
+        status = _main(argv)
+    except SystemExit as exiting:  # argparse: --help, --version, usage errors
+        if not _flush_stdout():
+            raise SystemExit(EXIT_INVALID) from None
+        raise exiting from None
+    if not _flush_stdout() and status in (EXIT_OK, EXIT_BELOW):
+        return EXIT_INVALID
+    return status
+
+
+def _flush_stdout() -> bool:
+    """Flush stdout now, not at interpreter exit where a failure prints a traceback.
+
+    False (after a one-line message) when it fails with anything but a closed pipe.
+    """
+    if sys.stdout is None:
+        return True
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+    except OSError as error:
+        _discard_stdout()
+        print(f"matchevals: error: cannot write to standard output: {error}", file=sys.stderr)
+        return False
+    return True
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser, names = _parser()
     args = parser.parse_args(argv)
     try:
@@ -261,13 +358,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(graph=not args.no_graph)
         kind: Kind = args.command
         return _run(args, kind, given_options(args, names[kind]))
-    except InputError as error:
+    except (InputError, ReportError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print("matchevals: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_stdout()
         return EXIT_OK
