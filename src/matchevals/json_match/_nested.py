@@ -26,6 +26,7 @@ for a top-level list is ``list_aggregator`` over the path's occurrences in every
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
@@ -60,8 +61,7 @@ def prepare_nested(
     """Score two objects, or two lists of objects, leaf by leaf."""
     counter = itertools.count()
     if isinstance(outputs, Mapping):
-        walk = Walk(options, counter)
-        walk.compare_objects(outputs, references, "", None, 0)
+        walk = _walk_document(options, counter, outputs, references, None)
         item = ItemScores(0, 0, outputs, references, {}, {}, walk=walk)
         return [item], None, walk.requests
     flat_outputs = [Walk.flatten(options, item, "") for item in outputs]
@@ -96,13 +96,25 @@ def prepare_nested(
                 )
             )
             continue
-        walk = Walk(options, counter)
-        walk.compare_objects(
-            outputs[o], references[r], "", (f"outputs[{o}]", f"reference_outputs[{r}]", ""), 0
-        )
+        at = (f"outputs[{o}]", f"reference_outputs[{r}]", "")
+        walk = _walk_document(options, counter, outputs[o], references[r], at)
         items.append(ItemScores(o, r, outputs[o], references[r], {}, {}, walk=walk))
         requests.extend(walk.requests)
     return items, pairs, requests
+
+
+def _walk_document(
+    options: JsonMatchOptions,
+    counter: Iterator[int],
+    output: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    at: Location | None,
+) -> Walk:
+    """Compare two documents leaf by leaf; nested list pairings are listed in path order."""
+    walk = Walk(options, counter)
+    walk.compare_objects(output, reference, "", at, 0)
+    walk.alignments.sort(key=lambda found: (found["outputs"], found["reference_outputs"]))
+    return walk
 
 
 def cast_index(index: int | None) -> int:
@@ -455,7 +467,7 @@ class Walk:
             if path not in self.listed and len(values) == 1:
                 scores[path] = values[0]
             elif average:
-                scores[path] = sum(values) / len(values)
+                scores[path] = math.fsum(values) / len(values)
             else:
                 scores[path] = int(min(values) == 1)
         return scores

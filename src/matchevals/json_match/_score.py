@@ -25,6 +25,7 @@ How scores aggregate:
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -550,7 +551,7 @@ def _per_key_results(
         key_scores = by_key[key]
         key_score: Score
         if evaluation.options.list_aggregator == "average":
-            key_score = sum(key_scores) / len(key_scores)
+            key_score = math.fsum(key_scores) / len(key_scores)
         else:
             key_score = int(min(key_scores) == 1)
         key_comment: str | None = None
@@ -586,7 +587,7 @@ def _aggregated_result(
     elif all_or_nothing:
         score = int(min(scores) == 1)
     else:
-        score = sum(scores) / len(scores)
+        score = math.fsum(scores) / len(scores)
     if score == 1:
         metadata = {"alignment": pairs} if pairs is not None else None
         return EvaluatorResult(
@@ -606,7 +607,7 @@ def _item_score(item: ItemScores, all_or_nothing: bool) -> float:
         return 1.0
     if all_or_nothing:
         return float(min(values) == 1)
-    return float(sum(values) / len(values))
+    return math.fsum(values) / len(values)
 
 
 def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[dict[str, Any]], int]:
