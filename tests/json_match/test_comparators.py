@@ -9,22 +9,9 @@ import pytest
 
 from matchevals.json_match import (
     comparators,
-    create_async_json_match_evaluator,
     create_json_match_evaluator,
 )
-
-
-def scores(results: list[Any]) -> dict[str, Any]:
-    return {result["key"].removeprefix("json_match:"): result["score"] for result in results}
-
-
-async def both(outputs: Any, references: Any, **options: Any) -> list[Any]:
-    sync = create_json_match_evaluator(**options)(outputs=outputs, reference_outputs=references)
-    asynchronous = await create_async_json_match_evaluator(**options)(
-        outputs=outputs, reference_outputs=references
-    )
-    assert sync == asynchronous
-    return sync
+from tests.json_match.helpers import both, scores
 
 
 async def test_a_person_record_with_numeric_tolerance_and_case_insensitive_names() -> None:

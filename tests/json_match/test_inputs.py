@@ -10,20 +10,8 @@ import pytest
 from langchain_core.messages import AIMessage
 from pydantic import BaseModel
 
-from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
-
-
-def scores(results: list[Any]) -> dict[str, Any]:
-    return {result["key"].removeprefix("json_match:"): result["score"] for result in results}
-
-
-async def both(outputs: Any, references: Any, **options: Any) -> list[Any]:
-    sync = create_json_match_evaluator(**options)(outputs=outputs, reference_outputs=references)
-    asynchronous = await create_async_json_match_evaluator(**options)(
-        outputs=outputs, reference_outputs=references
-    )
-    assert sync == asynchronous
-    return sync
+from matchevals.json_match import create_json_match_evaluator
+from tests.json_match.helpers import both, scores
 
 
 class Address(BaseModel):
