@@ -223,6 +223,11 @@ class GraphRunCapture:
     """Records the top-level graph invocations made while active; see :func:`capture_graph_runs`.
 
     ``trajectories`` lists the finished ones in the order they started.
+
+    >>> with capture_graph_runs() as captured:
+    ...     pass  # run graphs here, e.g. graph.invoke({...})
+    >>> captured.trajectories
+    []
     """
 
     def __init__(self) -> None:

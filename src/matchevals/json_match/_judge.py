@@ -22,6 +22,9 @@ class JudgeError(ValueError):
     """The judge could not score the rubric keys it was asked about (named in the message).
 
     ``verdicts`` holds the valid verdicts of a partly malformed answer.
+
+    >>> str(JudgeError("the judge failed on rubric keys ['summary']: TimeoutError"))
+    "the judge failed on rubric keys ['summary']: TimeoutError"
     """
 
     def __init__(self, message: str, *, verdicts: Mapping[str, JudgeVerdict] | None = None):
