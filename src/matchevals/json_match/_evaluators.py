@@ -211,24 +211,7 @@ def create_json_match_evaluator(
     ...     outputs={"name": "Alice", "age": 20}, reference_outputs={"name": "Alice", "age": 30})]
     [('json_match:age', 0, 'age: expected 30, got 20'), ('json_match:name', 1, None)]
     """
-    options, judge_client, run = _build(
-        aggregator=aggregator,
-        list_aggregator=list_aggregator,
-        rubric=rubric,
-        exclude_keys=exclude_keys,
-        judge=judge,
-        model=model,
-        use_reasoning=use_reasoning,
-        list_match_mode=list_match_mode,
-        alignment=alignment,
-        nested=nested,
-        list_match_modes=list_match_modes,
-        comparators=comparators,
-        extra_keys=extra_keys,
-        none_is_missing=none_is_missing,
-        judge_identical=judge_identical,
-        on_judge_error=on_judge_error,
-    )
+    options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
     return _named(partial(_evaluate, options, judge_client, run))
 
 
@@ -260,22 +243,5 @@ def create_async_json_match_evaluator(
     >>> result["score"], result["comment"], result["metadata"]["mismatches"]
     (0.5, 'b: expected 3, got 2', [{'path': 'b', 'expected': 3, 'actual': 2, 'score': 0}])
     """
-    options, judge_client, run = _build(
-        aggregator=aggregator,
-        list_aggregator=list_aggregator,
-        rubric=rubric,
-        exclude_keys=exclude_keys,
-        judge=judge,
-        model=model,
-        use_reasoning=use_reasoning,
-        list_match_mode=list_match_mode,
-        alignment=alignment,
-        nested=nested,
-        list_match_modes=list_match_modes,
-        comparators=comparators,
-        extra_keys=extra_keys,
-        none_is_missing=none_is_missing,
-        judge_identical=judge_identical,
-        on_judge_error=on_judge_error,
-    )
+    options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
     return _named(partial(_aevaluate, options, judge_client, run))

@@ -43,6 +43,7 @@ from matchevals.json_match._score import (
     JudgeRequest,
     JudgeVerdict,
     Score,
+    align_with_options,
 )
 
 __all__ = ["Walk", "prepare_nested"]
@@ -66,19 +67,8 @@ def prepare_nested(
         return [item], None, walk.requests
     flat_outputs = [Walk.flatten(options, item, "") for item in outputs]
     flat_references = [Walk.flatten(options, item, "") for item in references]
-    ignored, judged, comparators = _key_rules(options, (*flat_outputs, *flat_references))
-    pairs = align_items(
-        flat_outputs,
-        flat_references,
-        mode=options.list_match_mode,
-        alignment=options.alignment,
-        all_or_nothing=options.aggregator == "all",
-        ignored_keys=ignored,
-        judged_keys=judged,
-        comparators=comparators,
-        none_is_missing=options.none_is_missing,
-        extra_ignored=options.extra_keys == "ignore",
-    )
+    key_rules = _key_rules(options, (*flat_outputs, *flat_references))
+    pairs = align_with_options(flat_outputs, flat_references, options, key_rules)
     items: list[ItemScores] = []
     requests: list[JudgeRequest] = []
     for o, r in pairs:

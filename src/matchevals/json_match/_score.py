@@ -28,7 +28,7 @@ import itertools
 import math
 import re
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
@@ -179,17 +179,11 @@ def _prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) ->
         return Evaluation(options, False, [item], None, _requests_of([item], options, False))
     value_list = kind == "values"
     ignored, judged, comparators = _key_rules(outputs, reference_outputs, options, value_list)
-    pairs = align_items(
+    pairs = align_with_options(
         outputs,
         reference_outputs,
-        mode=options.list_match_mode,
-        alignment=options.alignment,
-        all_or_nothing=options.aggregator == "all",
-        ignored_keys=ignored,
-        judged_keys=judged,
-        comparators=comparators,
-        none_is_missing=options.none_is_missing,
-        extra_ignored=options.extra_keys == "ignore",
+        options,
+        (ignored, judged, comparators),
         key_prefix=VALUE_LIST_KEY if value_list else "",
     )
     items = [
@@ -210,6 +204,31 @@ def _prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) ->
 
 
 _EMPTY: Mapping[str, Any] = {}
+
+
+def align_with_options(
+    outputs: Sequence[Mapping[str, Any]],
+    references: Sequence[Mapping[str, Any]],
+    options: JsonMatchOptions,
+    key_rules: tuple[frozenset[str], frozenset[str], Mapping[str, Any] | None],
+    key_prefix: str = "",
+) -> list[Pair]:
+    """Pair list items as the evaluator's options say; ``key_rules`` is (excluded keys, judged
+    keys, comparators by key) for these items."""
+    ignored, judged, comparators = key_rules
+    return align_items(
+        outputs,
+        references,
+        mode=options.list_match_mode,
+        alignment=options.alignment,
+        all_or_nothing=options.aggregator == "all",
+        ignored_keys=ignored,
+        judged_keys=judged,
+        comparators=comparators,
+        none_is_missing=options.none_is_missing,
+        extra_ignored=options.extra_keys == "ignore",
+        key_prefix=key_prefix,
+    )
 
 
 def _rule(options: JsonMatchOptions, key: str, value_list: bool) -> Rule:
