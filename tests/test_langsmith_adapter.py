@@ -3,42 +3,23 @@ and the real ``langsmith.evaluate`` / ``aevaluate`` run fully offline."""
 
 from __future__ import annotations
 
-import contextlib
 import uuid
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
-from langsmith import Client, aevaluate, evaluate, traceable
-from langsmith import testing as ls_testing
+from langsmith import aevaluate, evaluate, traceable
 from langsmith.run_helpers import tracing_context
 from langsmith.run_trees import RunTree
 from langsmith.schemas import Example
-from langsmith.testing._internal import _TEST_CASE
 from openevals.json import create_json_match_evaluator as openevals_json_match
 
 import matchevals._evaluator as adapter
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
+from tests.langsmith_offline import langsmith_test_case, offline_client, run_traced
 
 OUTPUTS = {"name": "Alice", "age": 20}
 REFERENCES = {"name": "Alice", "age": 30}
-
-
-def offline_client() -> Client:
-    return Client(api_key="offline", api_url="http://127.0.0.1:9", auto_batch_tracing=False)
-
-
-def run_traced(call: Any) -> RunTree:
-    finished: list[RunTree] = []
-
-    @traceable(name="parent")
-    def parent() -> Any:
-        return call()
-
-    with tracing_context(enabled="local", client=offline_client()):
-        parent(langsmith_extra={"on_end": finished.append})
-    return finished[0]
 
 
 def test_inside_a_trace_the_evaluator_is_a_traced_run() -> None:
@@ -95,19 +76,6 @@ def test_with_tracing_off_no_run_is_created(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(evaluation_run, "_traced", fail)
     with tracing_context(enabled=False):
         assert evaluator(outputs=OUTPUTS, reference_outputs=REFERENCES)[0]["score"] == 0
-
-
-@contextlib.contextmanager
-def langsmith_test_case(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
-    """Act as if inside a ``@pytest.mark.langsmith`` test; capture what langsmith.testing gets."""
-    received: list[dict[str, Any]] = []
-    monkeypatch.setattr(ls_testing, "log_feedback", lambda **kwargs: received.append(kwargs))
-    monkeypatch.setattr(ls_testing, "trace_feedback", lambda **_: contextlib.nullcontext())
-    token = _TEST_CASE.set(object())  # type: ignore[arg-type]
-    try:
-        yield received
-    finally:
-        _TEST_CASE.reset(token)
 
 
 @pytest.mark.parametrize("aggregator", [None, "average"])

@@ -27,7 +27,7 @@ from matchevals.graph_trajectory import (
     graph_trajectory_match,
 )
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
-from tests.test_langsmith_adapter import langsmith_test_case, offline_client
+from tests.langsmith_offline import langsmith_test_case, offline_client
 
 pytestmark = pytest.mark.filterwarnings("ignore:.upload_runs. parameter is in beta")
 

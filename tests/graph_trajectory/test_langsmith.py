@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 from datetime import datetime, timezone
 from typing import Any
 from uuid import uuid4
 
 import pytest
-from langsmith import Client, aevaluate, evaluate, traceable
-from langsmith import testing as ls_testing
-from langsmith.run_helpers import tracing_context
-from langsmith.run_trees import RunTree
+from langsmith import aevaluate, evaluate
 from langsmith.schemas import Example
-from langsmith.testing._internal import _TEST_CASE
 
 from matchevals.graph_trajectory import (
     ReferenceStep,
@@ -25,6 +20,7 @@ from matchevals.graph_trajectory import (
     graph_trajectory_match,
     graph_trajectory_match_async,
 )
+from tests.langsmith_offline import langsmith_test_case, offline_client, run_traced
 
 RUNS = {
     "loop twice": [["agent"], ["tools"], ["agent"], ["tools"], ["agent"]],
@@ -42,10 +38,6 @@ REFERENCES = {
         "steps": [["plan"], ReferenceStep(["worker"] * 3), ["reduce"]],
     },
 }
-
-
-def offline_client() -> Client:
-    return Client(api_key="offline", api_url="http://127.0.0.1:9", auto_batch_tracing=False)
 
 
 def examples() -> list[Example]:
@@ -139,18 +131,6 @@ async def test_async_evaluators_inside_langsmith_aevaluate() -> None:
     assert found[("fan out", "graph_trajectory_forbidden")] == [True]
 
 
-def run_traced(call: Any) -> RunTree:
-    finished: list[RunTree] = []
-
-    @traceable(name="parent")
-    def parent() -> Any:
-        return call()
-
-    with tracing_context(enabled="local", client=offline_client()):
-        parent(langsmith_extra={"on_end": finished.append})
-    return finished[0]
-
-
 def test_inside_a_trace_the_evaluators_are_traced_runs_named_after_their_key() -> None:
     outputs = target({"case": "fan out"})
     reference = REFERENCES["fan out"]
@@ -173,19 +153,13 @@ def test_inside_a_trace_the_evaluators_are_traced_runs_named_after_their_key() -
 def test_in_a_langsmith_pytest_test_results_are_logged_as_feedback(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    received: list[dict[str, Any]] = []
-    monkeypatch.setattr(ls_testing, "log_feedback", lambda **kwargs: received.append(kwargs))
-    monkeypatch.setattr(ls_testing, "trace_feedback", lambda **_: contextlib.nullcontext())
-    token = _TEST_CASE.set(object())  # type: ignore[arg-type]
-    try:
+    with langsmith_test_case(monkeypatch) as received:
         result = graph_trajectory_match(
             outputs=target({"case": "fan out"}), reference_outputs=REFERENCES["fan out"]
         )
         rules = create_graph_trajectory_rules_evaluator(forbidden=["x"], max_supersteps=2)(
             outputs=target({"case": "fan out"})
         )
-    finally:
-        _TEST_CASE.reset(token)
     assert received == [
         {"key": result["key"], "score": False, "comment": result["comment"]},
         {"key": "graph_trajectory_forbidden", "score": True, "comment": rules[0]["comment"]},

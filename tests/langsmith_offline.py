@@ -1,0 +1,46 @@
+"""Running LangSmith fully offline in tests: a client that never connects, a local trace, and a
+stand-in for a ``@pytest.mark.langsmith`` test that captures what ``langsmith.testing`` receives."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from langsmith import Client, traceable
+from langsmith import testing as ls_testing
+from langsmith.run_helpers import tracing_context
+from langsmith.run_trees import RunTree
+from langsmith.testing._internal import _TEST_CASE
+
+
+def offline_client() -> Client:
+    """A LangSmith client pointed at a closed local port, with no background batching."""
+    return Client(api_key="offline", api_url="http://127.0.0.1:9", auto_batch_tracing=False)
+
+
+def run_traced(call: Callable[[], Any]) -> RunTree:
+    """Run ``call`` inside a locally traced parent run and return that run (children included)."""
+    finished: list[RunTree] = []
+
+    @traceable(name="parent")
+    def parent() -> Any:
+        return call()
+
+    with tracing_context(enabled="local", client=offline_client()):
+        parent(langsmith_extra={"on_end": finished.append})
+    return finished[0]
+
+
+@contextlib.contextmanager
+def langsmith_test_case(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    """Act as if inside a ``@pytest.mark.langsmith`` test; capture what langsmith.testing gets."""
+    received: list[dict[str, Any]] = []
+    monkeypatch.setattr(ls_testing, "log_feedback", lambda **kwargs: received.append(kwargs))
+    monkeypatch.setattr(ls_testing, "trace_feedback", lambda **_: contextlib.nullcontext())
+    token = _TEST_CASE.set(object())  # type: ignore[arg-type]
+    try:
+        yield received
+    finally:
+        _TEST_CASE.reset(token)
