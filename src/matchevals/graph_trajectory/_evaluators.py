@@ -139,15 +139,15 @@ async def _async_answer(options: _Options, pair: Pair) -> object:
 
 def _finish(options: _Options, pairs: list[Pair], answers: list[object] | None) -> EvaluatorResult:
     checks: list[ResultsCheck] | None = None
-    if not options.eval_results:
-        pass
-    elif answers is None:
-        checks = [_equal_results(pair) for pair in pairs]
-    else:
-        checks = [
-            _results_check(options, pair, answer)
-            for pair, answer in zip(pairs, answers, strict=True)
-        ]
+    if options.eval_results:
+        checks = (
+            [_equal_results(pair) for pair in pairs]
+            if answers is None
+            else [
+                _results_check(options, pair, answer)
+                for pair, answer in zip(pairs, answers, strict=True)
+            ]
+        )
     return judge(pairs, checks, partial=options.partial_credit, threshold=options.threshold)
 
 
@@ -213,12 +213,7 @@ def graph_trajectory_match(
     >>> result["score"]
     True
     """
-    options = _STRICT_OPTIONS if eval_results is False else _strict(eval_results)
-    return _MATCH_RUN.call(
-        partial(_compute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
+    return _evaluate(_strict(eval_results), outputs=outputs, reference_outputs=reference_outputs)
 
 
 async def graph_trajectory_match_async(
@@ -233,11 +228,8 @@ async def graph_trajectory_match_async(
     >>> result["comment"]
     'run 0 had 2 supersteps where 1 was expected; superstep 1 [b] is extra'
     """
-    options = _STRICT_OPTIONS if eval_results is False else _strict(eval_results)
-    return await _MATCH_RUN.acall(
-        partial(_acompute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
+    return await _aevaluate(
+        _strict(eval_results), outputs=outputs, reference_outputs=reference_outputs
     )
 
 
