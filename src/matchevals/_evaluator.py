@@ -27,7 +27,7 @@ try:  # Reading the context variables directly saves ~2 µs per call over tracin
 except (ImportError, AttributeError):  # pragma: no cover - depends on the langsmith version
     _ls_context = None
 
-__all__ = ["AsyncEvaluator", "Evaluator", "EvaluatorResult", "EvaluatorRun"]
+__all__ = ["AsyncEvaluator", "Evaluator", "EvaluatorResult", "EvaluatorRun", "langsmith_active"]
 
 
 class EvaluatorResult(TypedDict):
@@ -60,7 +60,20 @@ def _tracing_active() -> bool:
     global_enabled = _ls_context._GLOBAL_TRACING_ENABLED
     if global_enabled is not None:
         return bool(global_enabled)
-    return get_env_var("TRACING_V2", default=get_env_var("TRACING", default="")) == "true"
+    from_env = get_env_var("TRACING_V2")  # positional: langsmith's cached lookup, cheapest form
+    return (from_env if from_env is not None else get_env_var("TRACING")) == "true"
+
+
+def langsmith_active() -> bool:
+    """Whether a call must go through :meth:`EvaluatorRun.call` (tracing on, or inside a
+    ``@pytest.mark.langsmith`` test); when False, evaluators may compute directly.
+
+    >>> import langsmith
+    >>> with langsmith.tracing_context(enabled=True):
+    ...     langsmith_active()
+    True
+    """
+    return _TEST_CASE.get() is not None or _tracing_active()
 
 
 def _drop_compute(inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -103,6 +103,8 @@ def render(value: Any, limit: int = 60) -> str:
     value_type = type(value)
     if value_type is str:
         text = _quote(value if len(value) <= limit else value[:limit])
+        if len(text) <= limit:  # the common case: a short string
+            return text
     elif value_type is int or value_type is float:
         text = repr(value)
     elif value is None or value_type is bool:

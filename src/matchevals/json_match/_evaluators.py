@@ -14,7 +14,13 @@ from typing import Any, TypeVar
 
 from openevals.llm import create_async_llm_as_judge, create_llm_as_judge
 
-from matchevals._evaluator import AsyncEvaluator, Evaluator, EvaluatorResult, EvaluatorRun
+from matchevals._evaluator import (
+    AsyncEvaluator,
+    Evaluator,
+    EvaluatorResult,
+    EvaluatorRun,
+    langsmith_active,
+)
 from matchevals.json_match._judge import (
     JUDGE_PROMPT,
     JUDGE_SYSTEM,
@@ -31,7 +37,13 @@ from matchevals.json_match._options import (
     ListMatchMode,
     OnJudgeError,
 )
-from matchevals.json_match._score import Evaluation, JudgeVerdict, finish, prepare
+from matchevals.json_match._score import (
+    Evaluation,
+    JudgeVerdict,
+    finish,
+    prepare,
+    score_without_judge,
+)
 from matchevals.json_match.comparators import Comparator
 
 __all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
@@ -80,6 +92,28 @@ class _Judge:
             return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
 
 
+def _compute(
+    options: JsonMatchOptions, judge: _Judge, outputs: Any, reference_outputs: Any
+) -> list[EvaluatorResult]:
+    if not options.judged_keys:
+        return score_without_judge(outputs, reference_outputs, options)
+    evaluation = prepare(outputs, reference_outputs, options)
+    if not evaluation.judge_requests:
+        return finish(evaluation)
+    return finish(evaluation, judge.verdicts(evaluation))
+
+
+async def _acompute(
+    options: JsonMatchOptions, judge: _Judge, outputs: Any, reference_outputs: Any
+) -> list[EvaluatorResult]:
+    if not options.judged_keys:
+        return score_without_judge(outputs, reference_outputs, options)
+    evaluation = prepare(outputs, reference_outputs, options)
+    if not evaluation.judge_requests:
+        return finish(evaluation)
+    return finish(evaluation, await judge.averdicts(evaluation))
+
+
 def _evaluate(
     options: JsonMatchOptions,
     judge: _Judge,
@@ -90,14 +124,10 @@ def _evaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
-    def compute() -> list[EvaluatorResult]:
-        evaluation = prepare(outputs, reference_outputs, options)
-        if not evaluation.judge_requests:
-            return finish(evaluation)
-        return finish(evaluation, judge.verdicts(evaluation))
-
+    if not langsmith_active():
+        return _compute(options, judge, outputs, reference_outputs)
     return run.call(
-        compute,
+        partial(_compute, options, judge, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
         inputs=kwargs.get("inputs"),
@@ -114,14 +144,10 @@ async def _aevaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
-    async def compute() -> list[EvaluatorResult]:
-        evaluation = prepare(outputs, reference_outputs, options)
-        if not evaluation.judge_requests:
-            return finish(evaluation)
-        return finish(evaluation, await judge.averdicts(evaluation))
-
+    if not langsmith_active():
+        return await _acompute(options, judge, outputs, reference_outputs)
     return await run.acall(
-        compute,
+        partial(_acompute, options, judge, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
         inputs=kwargs.get("inputs"),

@@ -39,6 +39,12 @@ from matchevals.json_match._align import Pair, align_items, checked_score
 from matchevals.json_match._inputs import to_json_value
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._paths import NO_RULE, Rule
+from matchevals.json_match._plain import (
+    MAX_COMMENT_MISMATCHES,
+    MAX_METADATA_MISMATCHES,
+    plain_difference,
+    score_objects,
+)
 
 if TYPE_CHECKING:
     from matchevals.json_match._nested import Walk
@@ -51,6 +57,7 @@ __all__ = [
     "JudgeVerdict",
     "finish",
     "prepare",
+    "score_without_judge",
 ]
 
 KEY_PREFIX = "json_match"
@@ -58,8 +65,6 @@ UNMATCHED_ITEM_KEY = "<unmatched item>"
 """Reported key (aggregator None) of an unmatched list item that has no keys of its own to score."""
 VALUE_LIST_KEY = "[]"
 """Reported key of a top-level list of plain values; its items' path is ``[*]``."""
-MAX_COMMENT_MISMATCHES = 5
-MAX_METADATA_MISMATCHES = 25
 MAX_DEPTH = 200
 """Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
 
@@ -143,6 +148,23 @@ class Evaluation:
     pairs: list[Pair] | None
     judge_requests: list[JudgeRequest]
     value_list: bool = False
+
+
+def score_without_judge(
+    outputs: Any, reference_outputs: Any, options: JsonMatchOptions
+) -> list[EvaluatorResult]:
+    """``finish(prepare(...))`` for options without rubric keys, by the hot path when it applies.
+
+    >>> from matchevals.json_match._options import JsonMatchOptions
+    >>> score_without_judge({"a": 1}, {"a": 2}, JsonMatchOptions(aggregator="all"))[0]["score"]
+    0
+    """
+    if options.plain and not options.nested:
+        if type(outputs) is dict and type(reference_outputs) is dict:
+            results = score_objects(outputs, reference_outputs, options.aggregator)
+            if results is not None:
+                return results
+    return finish(prepare(outputs, reference_outputs, options))
 
 
 def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
@@ -528,7 +550,7 @@ def _per_key_results(
         for key, score in _sorted_by_key(final_scores.items(), evaluation):
             if score != 1:
                 if plain:  # the hot failing-key path: one difference, built directly
-                    comment, mismatch = _plain_difference(item.output, item.reference, key, score)
+                    comment, mismatch = plain_difference(item.output, item.reference, key, score)
                     metadata: dict[str, Any] = {"mismatches": [mismatch], "alignment": None}
                 elif item.walk is not None:  # a nested document: its differences at this path
                     comment, metadata = _listed_metadata(
@@ -665,7 +687,7 @@ def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[di
                     omitted += 1
                     continue
                 with_text = len(shown) < MAX_COMMENT_MISMATCHES
-                text, mismatch = _plain_difference(
+                text, mismatch = plain_difference(
                     item.output,
                     item.reference,
                     key,
@@ -747,44 +769,6 @@ def _item_differences(
     reference_at = f"reference_outputs[{item.reference_index}]" if is_list else None
     for key in keys:
         yield _key_difference(item, key, output_at, reference_at, none_is_missing)
-
-
-def _plain_difference(
-    output: Mapping[str, Any],
-    reference: Mapping[str, Any],
-    key: str,
-    score: Score,
-    output_at: str | None = None,
-    reference_at: str | None = None,
-    with_text: bool = True,
-) -> tuple[str, dict[str, Any]]:
-    """Comment clause and mismatch of one exactly-compared key (no judge, no rules): the lean
-    twin of ``difference_text(_key_difference(...))`` and ``_mismatch``, for the hot path."""
-    where = f" ({output_at} vs {reference_at})" if output_at else ""
-    if key not in reference:
-        actual = output[key]
-        text = f"{key}{where}: not in reference_outputs, got {render(actual)}" if with_text else ""
-        mismatch = {"path": key, "expected": None, "actual": actual, "score": score}
-        mismatch["kind"] = "extra"
-    elif key not in output:
-        expected = reference[key]
-        text = (
-            f"{key}{where}: missing from outputs, expected {render(expected)}" if with_text else ""
-        )
-        mismatch = {"path": key, "expected": expected, "actual": None, "score": score}
-        mismatch["kind"] = "missing"
-    else:
-        expected, actual = reference[key], output[key]
-        text = (
-            f"{key}{where}: expected {render(expected)}, got {render(actual)}" if with_text else ""
-        )
-        mismatch = {"path": key, "expected": expected, "actual": actual, "score": score}
-        if with_text and type(score) is float and 0 < score < 1:
-            text += f" (partial credit {score:.2f})"
-    if output_at:
-        mismatch["outputs"] = output_at
-        mismatch["reference_outputs"] = reference_at
-    return text, mismatch
 
 
 def _unmatched_difference(item: ItemScores) -> Difference:

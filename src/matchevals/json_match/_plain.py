@@ -1,0 +1,181 @@
+"""The hot path: two JSON objects scored with plain options, straight to results.
+
+With no ``rubric``, ``exclude_keys``, ``comparators``, ``nested``, ``extra_keys`` or
+``none_is_missing`` option there is nothing to pair and nothing to judge, so the scores, the
+aggregation and the explanation of an object against an object are computed in one pass, with
+no intermediate objects. The results are exactly those of the general path in ``_score``
+(``prepare`` then ``finish``); ``tests/json_match/test_plain_path.py`` checks this on random
+documents, and anything unusual (non-string keys, very deep values) is handed back to the
+general path, which explains it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from matchevals._evaluator import EvaluatorResult
+from matchevals._values import json_equal, render
+
+__all__ = ["MAX_COMMENT_MISMATCHES", "MAX_METADATA_MISMATCHES", "plain_difference", "score_objects"]
+
+KEY_PREFIX = "json_match:"
+MAX_COMMENT_MISMATCHES = 5
+MAX_METADATA_MISMATCHES = 25
+
+_EXACT_TYPES = frozenset({str, int, bool, type(None)})
+"""Types for which ``==`` between two values of the same type is JSON equality."""
+
+
+class _Absent:
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()
+
+
+def score_objects(
+    output: dict[str, Any], reference: dict[str, Any], aggregator: str | None
+) -> list[EvaluatorResult] | None:
+    """Results for two plain objects, or None when the general path must decide.
+
+    >>> score_objects({"a": 1, "b": 2}, {"a": 1, "b": 3}, "average")[0]["score"]
+    0.5
+    """
+    try:
+        same_keys = output.keys() == reference.keys()
+        keys = output.keys() if same_keys else output.keys() | reference.keys()
+        if aggregator is None:
+            return _per_key(output, reference, sorted(keys))
+        differing = _differing_keys(output, reference, same_keys)
+        return [_aggregated(output, reference, aggregator, len(keys), differing)]
+    except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
+        return None
+
+
+def _differing_keys(
+    output: dict[str, Any], reference: dict[str, Any], same_keys: bool
+) -> list[str]:
+    """The keys whose values differ as JSON values, or are on one side only (unordered)."""
+    reference_get = reference.get
+    candidates = [  # all but the values found equal by the common case: same exact type, ==
+        key
+        for key, actual in output.items()
+        if (expected := reference_get(key, _ABSENT)) is not actual
+        and (
+            type(actual) is not type(expected)
+            or type(actual) not in _EXACT_TYPES
+            or actual != expected
+        )
+    ]
+    differing = [
+        key
+        for key in candidates
+        if (expected := reference_get(key, _ABSENT)) is _ABSENT
+        or not json_equal(output[key], expected)
+    ]
+    if not same_keys:
+        differing.extend(key for key in reference if key not in output)
+    return differing
+
+
+def _per_key(
+    output: dict[str, Any], reference: dict[str, Any], keys: list[str]
+) -> list[EvaluatorResult]:
+    results: list[EvaluatorResult] = []
+    output_get, reference_get = output.get, reference.get
+    for key in keys:
+        actual, expected = output_get(key, _ABSENT), reference_get(key, _ABSENT)
+        if type(actual) is type(expected) and type(actual) in _EXACT_TYPES:  # the common case
+            equal = actual == expected
+        else:
+            equal = actual is not _ABSENT and expected is not _ABSENT and json_equal(actual, expected)
+        if equal:
+            results.append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
+        else:
+            results.append(_failing_key(output, reference, key))
+    return results
+
+
+def _failing_key(output: dict[str, Any], reference: dict[str, Any], key: str) -> EvaluatorResult:
+    comment, mismatch = plain_difference(output, reference, key, 0)
+    return {
+        "key": KEY_PREFIX + key,
+        "score": 0,
+        "comment": comment,
+        "metadata": {"mismatches": [mismatch], "alignment": None},
+    }
+
+
+def _aggregated(
+    output: dict[str, Any],
+    reference: dict[str, Any],
+    aggregator: str,
+    count: int,
+    differing: list[str],
+) -> EvaluatorResult:
+    score: float | int
+    if aggregator == "average":
+        score = (count - len(differing)) / count if count else 1.0
+    else:
+        score = 0 if differing else 1
+    if not differing:
+        return {"key": KEY_PREFIX + aggregator, "score": score, "comment": None, "metadata": None}
+    differing.sort()
+    shown, mismatches = [], []
+    for key in differing[:MAX_METADATA_MISMATCHES]:
+        with_text = len(shown) < MAX_COMMENT_MISMATCHES
+        text, mismatch = plain_difference(output, reference, key, 0, with_text=with_text)
+        mismatches.append(mismatch)
+        if with_text:
+            shown.append(text)
+    if len(differing) > MAX_COMMENT_MISMATCHES:
+        shown.append(f"… and {len(differing) - MAX_COMMENT_MISMATCHES} more")
+    metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": None}
+    if len(differing) > MAX_METADATA_MISMATCHES:
+        metadata["mismatches_omitted"] = len(differing) - MAX_METADATA_MISMATCHES
+    return {
+        "key": KEY_PREFIX + aggregator,
+        "score": score,
+        "comment": "; ".join(shown),
+        "metadata": metadata,
+    }
+
+
+def plain_difference(
+    output: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    key: str,
+    score: int | float,
+    output_at: str | None = None,
+    reference_at: str | None = None,
+    with_text: bool = True,
+) -> tuple[str, dict[str, Any]]:
+    """The comment clause and the ``metadata["mismatches"]`` entry of one exactly compared key.
+
+    >>> plain_difference({"age": 20}, {"age": 30}, "age", 0)
+    ('age: expected 30, got 20', {'path': 'age', 'expected': 30, 'actual': 20, 'score': 0})
+    """
+    actual, expected = output.get(key, _ABSENT), reference.get(key, _ABSENT)
+    where = f" ({output_at} vs {reference_at})" if output_at else ""
+    text = ""
+    if expected is _ABSENT:
+        if with_text:
+            text = f"{key}{where}: not in reference_outputs, got {render(actual)}"
+        mismatch = {"path": key, "expected": None, "actual": actual, "score": score, "kind": "extra"}
+    elif actual is _ABSENT:
+        if with_text:
+            text = f"{key}{where}: missing from outputs, expected {render(expected)}"
+        mismatch = {
+            "path": key, "expected": expected, "actual": None, "score": score, "kind": "missing"
+        }  # fmt: skip
+    else:
+        if with_text:
+            text = f"{key}{where}: expected {render(expected)}, got {render(actual)}"
+            if type(score) is float and 0 < score < 1:
+                text += f" (partial credit {score:.2f})"
+        mismatch = {"path": key, "expected": expected, "actual": actual, "score": score}
+    if output_at:
+        mismatch["outputs"] = output_at
+        mismatch["reference_outputs"] = reference_at
+    return text, mismatch

@@ -1,0 +1,109 @@
+"""The hot path for plain options gives exactly the results of the general path."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchevals.json_match._options import JsonMatchOptions
+from matchevals.json_match._plain import score_objects
+from matchevals.json_match._score import finish, prepare, score_without_judge
+
+KEYS = [f"k{i}" for i in range(40)] + ["a.b", "", "é"]
+TRICKY_SCALARS = st.one_of(
+    st.integers(-2, 2),
+    st.sampled_from([0.0, -0.0, 1.0, 2.5, math.nan, math.inf, 10**20, True, False, None]),
+    st.sampled_from(["x", "y", "", "1", "true", "a" * 80, 'quote"d', "line\nbreak"]),
+)
+VALUES = st.recursive(
+    TRICKY_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.sampled_from(KEYS[:4]), inner, max_size=3),
+    ),
+    max_leaves=5,
+)
+
+
+def twin(value: Any) -> Any:
+    """A value equal as JSON but not as a Python object of the same type (1 -> 1.0, [] -> ())."""
+    if type(value) is int:
+        return float(value)
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return tuple(twin(item) for item in value)
+    if isinstance(value, tuple):
+        return [twin(item) for item in value]
+    if isinstance(value, dict):
+        return {key: twin(item) for key, item in value.items()}
+    return value
+
+
+@st.composite
+def similar_objects(draw: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A reference and an output sharing most keys and values, so every case occurs."""
+    reference = draw(st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=35))
+    changes = st.sampled_from(["same", "same", "twin", "twin", "value", "drop"])
+    output: dict[str, Any] = {}
+    for key, value in reference.items():
+        change = draw(changes)
+        if change == "same":
+            output[key] = value
+        elif change == "twin":
+            output[key] = twin(value)
+        elif change == "value":
+            output[key] = draw(VALUES)
+    output.update(draw(st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=3)))
+    return output, reference
+
+
+@settings(max_examples=400, deadline=None)
+@given(pair=similar_objects(), aggregator=st.sampled_from([None, "average", "all"]))
+def test_plain_objects_score_as_the_general_path_does(
+    pair: tuple[dict[str, Any], dict[str, Any]], aggregator: str | None
+) -> None:
+    output, reference = pair
+    options = JsonMatchOptions(aggregator=aggregator)  # type: ignore[arg-type]
+    fast = score_objects(output, reference, aggregator)
+    assert fast is not None, "string keys and JSON values never leave the hot path"
+    general = finish(prepare(output, reference, options))
+    assert repr(fast) == repr(general)  # same values, same types (1 vs 1.0), same key order
+
+
+def test_the_hot_path_is_taken_for_plain_objects_only() -> None:
+    plain = JsonMatchOptions(aggregator="average")
+    assert score_without_judge({"a": 1}, {"a": True}, plain)[0]["score"] == 0.0
+    excluded = JsonMatchOptions.build(
+        aggregator="average",
+        list_aggregator="all",
+        rubric=None,
+        exclude_keys=["a"],
+        use_reasoning=True,
+        list_match_mode="same_elements",
+        alignment="optimal",
+    )
+    assert not excluded.plain
+    assert score_without_judge({"a": 1, "b": 2}, {"a": 3, "b": 2}, excluded)[0]["score"] == 1.0
+
+
+@pytest.mark.parametrize("aggregator", [None, "average", "all"])
+def test_non_string_keys_are_left_to_the_general_path(aggregator: str | None) -> None:
+    output, reference = {1: "a", "b": 2}, {"1": "a", "b": 2}
+    assert score_objects(output, reference, aggregator) is None  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"outputs has the key 1, a int"):
+        score_without_judge(output, reference, JsonMatchOptions(aggregator=aggregator))  # type: ignore[arg-type]
+
+
+def test_deep_values_are_left_to_the_general_path() -> None:
+    deep: Any = "leaf"
+    for _ in range(5000):
+        deep = [deep]
+    assert score_objects({"a": deep}, {"a": [deep]}, "all") is None
+    with pytest.raises(ValueError, match="nested too deeply"):
+        score_without_judge({"a": deep}, {"a": [deep]}, JsonMatchOptions(aggregator="all"))
