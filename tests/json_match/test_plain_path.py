@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._plain import score_objects
-from matchevals.json_match._score import finish, prepare, score_without_judge
+from matchevals.json_match._score import _score_records, finish, prepare, score_without_judge
 
 KEYS = [f"k{i}" for i in range(40)] + ["a.b", "", "é"]
 TRICKY_SCALARS = st.one_of(
@@ -107,3 +107,41 @@ def test_deep_values_are_left_to_the_general_path() -> None:
     assert score_objects({"a": deep}, {"a": [deep]}, "all") is None
     with pytest.raises(ValueError, match="nested too deeply"):
         score_without_judge({"a": deep}, {"a": [deep]}, JsonMatchOptions(aggregator="all"))
+
+
+@st.composite
+def similar_lists(draw: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Lists of records where most outputs resemble a reference, in any order, some unmatched."""
+    pairs = draw(st.lists(similar_objects(), max_size=6))
+    outputs = [output for output, _ in pairs]
+    references = [reference for _, reference in pairs]
+    outputs += draw(st.lists(st.dictionaries(st.sampled_from(KEYS[:3]), VALUES), max_size=2))
+    references += draw(st.lists(st.dictionaries(st.sampled_from(KEYS[:3]), VALUES), max_size=2))
+    return draw(st.permutations(outputs)), references
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lists=similar_lists(),
+    aggregator=st.sampled_from(["average", "all"]),
+    list_aggregator=st.sampled_from(["average", "all"]),
+    mode=st.sampled_from(["same_elements", "subset", "superset", "ordered"]),
+    alignment=st.sampled_from(["optimal", "greedy"]),
+)
+def test_plain_records_score_as_the_general_path_does(
+    lists: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+    aggregator: str,
+    list_aggregator: str,
+    mode: str,
+    alignment: str,
+) -> None:
+    outputs, references = lists
+    options = JsonMatchOptions(
+        aggregator=aggregator,  # type: ignore[arg-type]
+        list_aggregator=list_aggregator,  # type: ignore[arg-type]
+        list_match_mode=mode,  # type: ignore[arg-type]
+        alignment=alignment,  # type: ignore[arg-type]
+    )
+    fast = _score_records(outputs, references, options)
+    assert fast is not None
+    assert repr([fast]) == repr(finish(prepare(outputs, references, options)))

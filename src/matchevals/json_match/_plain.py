@@ -17,7 +17,13 @@ from typing import Any
 from matchevals._evaluator import EvaluatorResult
 from matchevals._values import json_equal, render
 
-__all__ = ["MAX_COMMENT_MISMATCHES", "MAX_METADATA_MISMATCHES", "plain_difference", "score_objects"]
+__all__ = [
+    "MAX_COMMENT_MISMATCHES",
+    "MAX_METADATA_MISMATCHES",
+    "differing_keys",
+    "plain_difference",
+    "score_objects",
+]
 
 KEY_PREFIX = "json_match:"
 MAX_COMMENT_MISMATCHES = 5
@@ -43,40 +49,50 @@ def score_objects(
     0.5
     """
     try:
-        same_keys = output.keys() == reference.keys()
-        keys = output.keys() if same_keys else output.keys() | reference.keys()
         if aggregator is None:
+            same_keys = output.keys() == reference.keys()
+            keys = output.keys() if same_keys else output.keys() | reference.keys()
             return _per_key(output, reference, sorted(keys))
-        differing = _differing_keys(output, reference, same_keys)
-        return [_aggregated(output, reference, aggregator, len(keys), differing)]
+        differing, compared = differing_keys(output, reference)
+        return [_aggregated(output, reference, aggregator, compared, differing)]
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
         return None
 
 
-def _differing_keys(
-    output: dict[str, Any], reference: dict[str, Any], same_keys: bool
-) -> list[str]:
-    """The keys whose values differ as JSON values, or are on one side only (unordered)."""
+def differing_keys(
+    output: Mapping[str, Any], reference: Mapping[str, Any]
+) -> tuple[list[str], int]:
+    """The keys whose values differ as JSON values or are on one side only (unordered), and
+    the number of keys compared (the keys of both).
+
+    >>> differing_keys({"a": 1, "b": True}, {"a": 1.0, "b": 1, "c": 2})
+    (['b', 'c'], 3)
+    """
     reference_get = reference.get
-    candidates = [  # all but the values found equal by the common case: same exact type, ==
-        key
-        for key, actual in output.items()
-        if (expected := reference_get(key, _ABSENT)) is not actual
-        and (
-            type(actual) is not type(expected)
-            or type(actual) not in _EXACT_TYPES
-            or actual != expected
-        )
-    ]
-    differing = [
-        key
-        for key in candidates
-        if (expected := reference_get(key, _ABSENT)) is _ABSENT
-        or not json_equal(output[key], expected)
-    ]
-    if not same_keys:
+    differing = []
+    extra = 0
+    for key, actual in output.items():
+        expected = reference_get(key, _ABSENT)
+        if actual is expected:
+            continue
+        kind = type(actual)
+        if kind is type(expected):  # the common cases, decided here without a call
+            if kind in _EXACT_TYPES:
+                if actual != expected:
+                    differing.append(key)
+                continue
+            if kind is float:
+                if actual != expected and (actual == actual or expected == expected):  # NaN
+                    differing.append(key)
+                continue
+        if expected is _ABSENT:
+            extra += 1
+            differing.append(key)
+        elif not json_equal(actual, expected):
+            differing.append(key)
+    if len(output) - extra != len(reference):  # keys missing from output
         differing.extend(key for key in reference if key not in output)
-    return differing
+    return differing, len(reference) + extra
 
 
 def _per_key(
@@ -86,7 +102,9 @@ def _per_key(
     output_get, reference_get = output.get, reference.get
     for key in keys:
         actual, expected = output_get(key, _ABSENT), reference_get(key, _ABSENT)
-        if type(actual) is type(expected) and type(actual) in _EXACT_TYPES:  # the common case
+        if actual is expected:  # the tests of differing_keys, inlined in this hot loop
+            equal = True
+        elif type(actual) is type(expected) and type(actual) in _EXACT_TYPES:
             equal = actual == expected
         else:
             equal = actual is not _ABSENT and expected is not _ABSENT and json_equal(actual, expected)

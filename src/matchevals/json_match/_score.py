@@ -42,6 +42,7 @@ from matchevals.json_match._paths import NO_RULE, Rule
 from matchevals.json_match._plain import (
     MAX_COMMENT_MISMATCHES,
     MAX_METADATA_MISMATCHES,
+    differing_keys,
     plain_difference,
     score_objects,
 )
@@ -164,7 +165,106 @@ def score_without_judge(
             results = score_objects(outputs, reference_outputs, options.aggregator)
             if results is not None:
                 return results
+        elif (
+            options.aggregator is not None
+            and type(outputs) is list
+            and type(reference_outputs) is list
+            and _ONLY_DICTS.issuperset(map(type, outputs))
+            and _ONLY_DICTS.issuperset(map(type, reference_outputs))
+        ):
+            result = _score_records(outputs, reference_outputs, options)
+            if result is not None:
+                return [result]
     return finish(prepare(outputs, reference_outputs, options))
+
+
+_ONLY_DICTS = frozenset({dict})
+
+
+def _score_records(
+    outputs: list[dict[str, Any]], references: list[dict[str, Any]], options: JsonMatchOptions
+) -> EvaluatorResult | None:
+    """The aggregated result for lists of plain objects, scored without per-item objects: the
+    hot path of :func:`_aggregated_result` and :func:`_explain` (None: the general path decides).
+    """
+    try:
+        pairs = align_with_options(
+            outputs, references, options, (frozenset(), frozenset(), None)
+        )
+        average_items = options.aggregator == "average"
+        item_scores: list[float] = []
+        to_explain: list[tuple[int | None, int | None, list[str]]] = []
+        for output_index, reference_index in pairs:
+            if output_index is None or reference_index is None:
+                item_scores.append(0.0)
+                to_explain.append((output_index, reference_index, []))
+                continue
+            differing, compared = differing_keys(
+                outputs[output_index], references[reference_index]
+            )
+            if differing:
+                item_scores.append((compared - len(differing)) / compared if average_items else 0.0)
+                to_explain.append((output_index, reference_index, differing))
+            else:
+                item_scores.append(1.0)
+    except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
+        return None
+    score: Score
+    if options.list_aggregator == "average":
+        score = math.fsum(item_scores) / len(item_scores) if item_scores else 1.0
+    else:
+        score = int(min(item_scores, default=1.0) == 1)
+    result_key = f"{KEY_PREFIX}:{options.aggregator}"
+    alignment = [[o, r] for o, r in pairs]
+    if score == 1:
+        return {"key": result_key, "score": score, "comment": None, "metadata": {"alignment": alignment}}
+    shown: list[str] = []
+    mismatches: list[dict[str, Any]] = []
+    hidden = omitted = 0
+    for output_index, reference_index, differing in to_explain:
+        if len(mismatches) == MAX_METADATA_MISMATCHES:  # full: only count what is left
+            count = len(differing) or 1
+            hidden += count
+            omitted += count
+            continue
+        if not differing:  # an unmatched item
+            output = _EMPTY if output_index is None else outputs[output_index]
+            reference = _EMPTY if reference_index is None else references[reference_index]
+            unmatched = ItemScores(output_index, reference_index, output, reference, {}, {})
+            difference = _unmatched_difference(unmatched)
+            if len(shown) < MAX_COMMENT_MISMATCHES:
+                shown.append(difference_text(difference))
+            else:
+                hidden += 1
+            mismatches.append(_mismatch(difference))
+            continue
+        output_at, reference_at = f"outputs[{output_index}]", f"reference_outputs[{reference_index}]"
+        for key in sorted(differing):
+            if len(mismatches) == MAX_METADATA_MISMATCHES:
+                hidden += 1
+                omitted += 1
+                continue
+            with_text = len(shown) < MAX_COMMENT_MISMATCHES
+            text, mismatch = plain_difference(
+                outputs[output_index],
+                references[reference_index],
+                key,
+                0,
+                output_at,
+                reference_at,
+                with_text,
+            )
+            mismatches.append(mismatch)
+            if with_text:
+                shown.append(text)
+            else:
+                hidden += 1
+    if hidden:
+        shown.append(f"… and {hidden} more")
+    metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": alignment}
+    if omitted:
+        metadata["mismatches_omitted"] = omitted
+    return {"key": result_key, "score": score, "comment": "; ".join(shown), "metadata": metadata}
 
 
 def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
