@@ -24,6 +24,7 @@ try:  # Reading the context variables directly saves ~2 µs per call over tracin
     from langsmith._internal import _context as _ls_context
 
     _TRACING_ENABLED_VAR = getattr(_ls_context, "_TRACING_ENABLED")  # noqa: B009
+    _PARENT_RUN_TREE_REF = getattr(_ls_context, "_PARENT_RUN_TREE_REF")  # noqa: B009
 except (ImportError, AttributeError):  # pragma: no cover - depends on the langsmith version
     _ls_context = None
 
@@ -55,7 +56,8 @@ def _tracing_active() -> bool:
     enabled = _TRACING_ENABLED_VAR.get()
     if enabled is not None:
         return bool(enabled)
-    if _ls_context.get_current_run_tree() is not None:
+    run_tree_ref = _PARENT_RUN_TREE_REF.get()  # get_current_run_tree(), without the call
+    if run_tree_ref is not None and run_tree_ref() is not None:
         return True
     global_enabled = _ls_context._GLOBAL_TRACING_ENABLED
     if global_enabled is not None:

@@ -99,6 +99,7 @@ def _per_key(
     output: dict[str, Any], reference: dict[str, Any], keys: list[str]
 ) -> list[EvaluatorResult]:
     results: list[EvaluatorResult] = []
+    append = results.append
     output_get, reference_get = output.get, reference.get
     for key in keys:
         actual, expected = output_get(key, _ABSENT), reference_get(key, _ABSENT)
@@ -107,22 +108,22 @@ def _per_key(
         elif type(actual) is type(expected) and type(actual) in _EXACT_TYPES:
             equal = actual == expected
         else:
-            equal = actual is not _ABSENT and expected is not _ABSENT and json_equal(actual, expected)
+            equal = (
+                actual is not _ABSENT and expected is not _ABSENT and json_equal(actual, expected)
+            )
         if equal:
-            results.append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
+            append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
         else:
-            results.append(_failing_key(output, reference, key))
+            comment, mismatch = value_difference(key, actual, expected, 0)
+            append(
+                {
+                    "key": KEY_PREFIX + key,
+                    "score": 0,
+                    "comment": comment,
+                    "metadata": {"mismatches": [mismatch], "alignment": None},
+                }
+            )
     return results
-
-
-def _failing_key(output: dict[str, Any], reference: dict[str, Any], key: str) -> EvaluatorResult:
-    comment, mismatch = plain_difference(output, reference, key, 0)
-    return {
-        "key": KEY_PREFIX + key,
-        "score": 0,
-        "comment": comment,
-        "metadata": {"mismatches": [mismatch], "alignment": None},
-    }
 
 
 def _aggregated(
@@ -140,10 +141,14 @@ def _aggregated(
     if not differing:
         return {"key": KEY_PREFIX + aggregator, "score": score, "comment": None, "metadata": None}
     differing.sort()
-    shown, mismatches = [], []
+    output_get, reference_get = output.get, reference.get
+    shown: list[str] = []
+    mismatches: list[dict[str, Any]] = []
     for key in differing[:MAX_METADATA_MISMATCHES]:
         with_text = len(shown) < MAX_COMMENT_MISMATCHES
-        text, mismatch = plain_difference(output, reference, key, 0, with_text=with_text)
+        text, mismatch = value_difference(
+            key, output_get(key, _ABSENT), reference_get(key, _ABSENT), 0, None, None, with_text
+        )
         mismatches.append(mismatch)
         if with_text:
             shown.append(text)
@@ -174,13 +179,35 @@ def plain_difference(
     >>> plain_difference({"age": 20}, {"age": 30}, "age", 0)
     ('age: expected 30, got 20', {'path': 'age', 'expected': 30, 'actual': 20, 'score': 0})
     """
-    actual, expected = output.get(key, _ABSENT), reference.get(key, _ABSENT)
+    return value_difference(
+        key,
+        output.get(key, _ABSENT),
+        reference.get(key, _ABSENT),
+        score,
+        output_at,
+        reference_at,
+        with_text,
+    )
+
+
+def value_difference(
+    key: str,
+    actual: Any,
+    expected: Any,
+    score: int | float,
+    output_at: str | None = None,
+    reference_at: str | None = None,
+    with_text: bool = True,
+) -> tuple[str, dict[str, Any]]:
+    """:func:`plain_difference` of the values themselves (``_ABSENT`` for a missing key)."""
     where = f" ({output_at} vs {reference_at})" if output_at else ""
     text = ""
     if expected is _ABSENT:
         if with_text:
             text = f"{key}{where}: not in reference_outputs, got {render(actual)}"
-        mismatch = {"path": key, "expected": None, "actual": actual, "score": score, "kind": "extra"}
+        mismatch = {
+            "path": key, "expected": None, "actual": actual, "score": score, "kind": "extra"
+        }  # fmt: skip
     elif actual is _ABSENT:
         if with_text:
             text = f"{key}{where}: missing from outputs, expected {render(expected)}"

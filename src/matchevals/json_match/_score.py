@@ -188,9 +188,7 @@ def _score_records(
     hot path of :func:`_aggregated_result` and :func:`_explain` (None: the general path decides).
     """
     try:
-        pairs = align_with_options(
-            outputs, references, options, (frozenset(), frozenset(), None)
-        )
+        pairs = align_with_options(outputs, references, options, (frozenset(), frozenset(), None))
         average_items = options.aggregator == "average"
         item_scores: list[float] = []
         to_explain: list[tuple[int | None, int | None, list[str]]] = []
@@ -199,9 +197,7 @@ def _score_records(
                 item_scores.append(0.0)
                 to_explain.append((output_index, reference_index, []))
                 continue
-            differing, compared = differing_keys(
-                outputs[output_index], references[reference_index]
-            )
+            differing, compared = differing_keys(outputs[output_index], references[reference_index])
             if differing:
                 item_scores.append((compared - len(differing)) / compared if average_items else 0.0)
                 to_explain.append((output_index, reference_index, differing))
@@ -217,7 +213,8 @@ def _score_records(
     result_key = f"{KEY_PREFIX}:{options.aggregator}"
     alignment = [[o, r] for o, r in pairs]
     if score == 1:
-        return {"key": result_key, "score": score, "comment": None, "metadata": {"alignment": alignment}}
+        metadata: dict[str, Any] = {"alignment": alignment}
+        return {"key": result_key, "score": score, "comment": None, "metadata": metadata}
     shown: list[str] = []
     mismatches: list[dict[str, Any]] = []
     hidden = omitted = 0
@@ -227,9 +224,9 @@ def _score_records(
             hidden += count
             omitted += count
             continue
+        output = _EMPTY if output_index is None else outputs[output_index]
+        reference = _EMPTY if reference_index is None else references[reference_index]
         if not differing:  # an unmatched item
-            output = _EMPTY if output_index is None else outputs[output_index]
-            reference = _EMPTY if reference_index is None else references[reference_index]
             unmatched = ItemScores(output_index, reference_index, output, reference, {}, {})
             difference = _unmatched_difference(unmatched)
             if len(shown) < MAX_COMMENT_MISMATCHES:
@@ -238,7 +235,8 @@ def _score_records(
                 hidden += 1
             mismatches.append(_mismatch(difference))
             continue
-        output_at, reference_at = f"outputs[{output_index}]", f"reference_outputs[{reference_index}]"
+        output_at = f"outputs[{output_index}]"
+        reference_at = f"reference_outputs[{reference_index}]"
         for key in sorted(differing):
             if len(mismatches) == MAX_METADATA_MISMATCHES:
                 hidden += 1
@@ -246,13 +244,7 @@ def _score_records(
                 continue
             with_text = len(shown) < MAX_COMMENT_MISMATCHES
             text, mismatch = plain_difference(
-                outputs[output_index],
-                references[reference_index],
-                key,
-                0,
-                output_at,
-                reference_at,
-                with_text,
+                output, reference, key, 0, output_at, reference_at, with_text
             )
             mismatches.append(mismatch)
             if with_text:
@@ -261,7 +253,7 @@ def _score_records(
                 hidden += 1
     if hidden:
         shown.append(f"… and {hidden} more")
-    metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": alignment}
+    metadata = {"mismatches": mismatches, "alignment": alignment}
     if omitted:
         metadata["mismatches_omitted"] = omitted
     return {"key": result_key, "score": score, "comment": "; ".join(shown), "metadata": metadata}
