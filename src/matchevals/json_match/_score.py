@@ -427,12 +427,11 @@ def _score_pair(
     """
     pending: dict[str, str] = {}
     if options.plain:  # the common case, kept lean
-        scores: dict[str, Score | None] = {
-            key: int(key in reference and json_equal(actual, reference[key]))
-            for key, actual in output.items()
-        }
-        if output.keys() != reference.keys():
-            scores.update(dict.fromkeys(reference.keys() - output.keys(), 0))
+        differing, compared = differing_keys(output, reference)
+        scores: dict[str, Score | None] = dict.fromkeys(output, 1)
+        if compared != len(output):
+            scores.update(dict.fromkeys(reference, 1))
+        scores.update(dict.fromkeys(differing, 0))
         return ItemScores(output_index, reference_index, output, reference, scores, pending)
     if options.exact_rules:  # only exact exclude_keys / rubric keys: set lookups suffice
         ignored, judged = options.exclude_keys, options.judged_keys
