@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchevals.json_match._options import JsonMatchOptions
-from matchevals.json_match._plain import score_objects
+from matchevals.json_match._plain import score_nested_objects, score_objects
 from matchevals.json_match._score import _score_records, finish, prepare, score_without_judge
 
 KEYS = [f"k{i}" for i in range(40)] + ["a.b", "", "é"]
@@ -145,3 +145,69 @@ def test_plain_records_score_as_the_general_path_does(
     fast = _score_records(outputs, references, options)
     assert fast is not None
     assert repr([fast]) == repr(finish(prepare(outputs, references, options)))
+
+
+NESTED_KEYS = ["a", "b", "c.d", "", "e"]
+NESTED_LEAVES = st.one_of(
+    TRICKY_SCALARS, st.just({}), st.just([]), st.lists(TRICKY_SCALARS, min_size=1, max_size=2)
+)
+DOCUMENTS = st.recursive(
+    NESTED_LEAVES,
+    lambda inner: st.dictionaries(st.sampled_from(NESTED_KEYS), inner, min_size=1, max_size=4),
+    max_leaves=12,
+).filter(lambda value: isinstance(value, dict))
+
+
+@st.composite
+def similar_documents(draw: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two documents of mostly the same shape: leaves changed, dropped, twinned, reshaped."""
+    reference = draw(DOCUMENTS)
+
+    def vary(value: Any) -> Any:
+        change = draw(st.sampled_from(["same", "same", "same", "twin", "value", "reshape"]))
+        if isinstance(value, dict) and change != "reshape":
+            varied = {}
+            for key, item in value.items():
+                if draw(st.integers(0, 5)) > 0:
+                    varied[key] = vary(item)
+            return varied
+        if change == "twin":
+            return twin(value)
+        if change == "value":
+            return draw(NESTED_LEAVES)
+        if change == "reshape":
+            return draw(DOCUMENTS | NESTED_LEAVES)
+        return value
+
+    output = vary(reference)
+    return (output if isinstance(output, dict) else {"a": output}), reference
+
+
+@settings(max_examples=400, deadline=None)
+@given(pair=similar_documents(), aggregator=st.sampled_from([None, "average", "all"]))
+def test_plain_nested_documents_score_as_the_general_walk_does(
+    pair: tuple[dict[str, Any], dict[str, Any]], aggregator: str | None
+) -> None:
+    output, reference = pair
+    options = JsonMatchOptions(aggregator=aggregator, nested=True)  # type: ignore[arg-type]
+    fast = score_nested_objects(output, reference, aggregator)
+    general = finish(prepare(output, reference, options))
+    if fast is None:  # only documents with lists to pair leave the hot path
+        assert "[" in repr((output, reference))
+    else:
+        assert repr(fast) == repr(general)
+
+
+def test_nested_documents_without_lists_take_the_hot_path() -> None:
+    output = {"a": {"b": 1, "c": {"d": "x"}}, "e": {}, "f": []}
+    reference = {"a": {"b": 1.0, "c": {"d": "y", "g": True}}, "e": {}, "f": []}
+    results = score_nested_objects(output, reference, None)
+    assert results is not None
+    assert [(r["key"], r["score"]) for r in results] == [
+        ("json_match:a.b", 1),
+        ("json_match:a.c.d", 0),
+        ("json_match:a.c.g", 0),
+        ("json_match:e", 1),
+        ("json_match:f", 1),
+    ]
+    assert score_nested_objects({"a": [1]}, {"a": [2]}, None) is None  # a list to pair

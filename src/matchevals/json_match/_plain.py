@@ -12,25 +12,35 @@ general path, which explains it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from operator import itemgetter
+from typing import Any, cast
 
 from matchevals._evaluator import EvaluatorResult
 from matchevals._values import json_equal, render
+from matchevals.json_match._paths import child_path
 
 __all__ = [
     "MAX_COMMENT_MISMATCHES",
+    "MAX_DEPTH",
     "MAX_METADATA_MISMATCHES",
     "differing_keys",
     "plain_difference",
+    "score_nested_objects",
     "score_objects",
+    "value_difference",
 ]
 
 KEY_PREFIX = "json_match:"
 MAX_COMMENT_MISMATCHES = 5
 MAX_METADATA_MISMATCHES = 25
 
+_first = itemgetter(0)
+MAX_DEPTH = 200
+"""Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
+
 _EXACT_TYPES = frozenset({str, int, bool, type(None)})
 """Types for which ``==`` between two values of the same type is JSON equality."""
+_LEAF_TYPES = _EXACT_TYPES | {float}
 
 
 class _Absent:
@@ -54,9 +64,122 @@ def score_objects(
             keys = output.keys() if same_keys else output.keys() | reference.keys()
             return _per_key(output, reference, sorted(keys))
         differing, compared = differing_keys(output, reference)
-        return [_aggregated(output, reference, aggregator, compared, differing)]
+        output_get, reference_get = output.get, reference.get
+        differences = [
+            (key, output_get(key, _ABSENT), reference_get(key, _ABSENT)) for key in differing
+        ]
+        return [_aggregated(aggregator, compared, differences)]
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
         return None
+
+
+def score_nested_objects(
+    output: dict[str, Any], reference: dict[str, Any], aggregator: str | None
+) -> list[EvaluatorResult] | None:
+    """``nested=True`` results for two plain objects holding no lists to pair, scored leaf by
+    leaf; None when the general walk in ``_nested`` must decide (a non-empty list on both
+    sides, a mapping that is not a dict, very deep documents).
+
+    >>> score_nested_objects({"a": {"b": 1, "c": 2}}, {"a": {"b": 1, "c": 3}}, "average")[0]
+    {'key': 'json_match:average', 'score': 0.5, 'comment': 'a.c: expected 3, got 2', \
+'metadata': {'mismatches': [{'path': 'a.c', 'expected': 3, 'actual': 2, 'score': 0}], \
+'alignment': None}}
+    """
+    differences: list[tuple[str, Any, Any]] = []
+    equal_paths: list[str] | None = [] if aggregator is None else None
+    try:
+        count = _compare_leaves(output, reference, "", 0, differences, equal_paths)
+    except (_NotPlain, TypeError, RecursionError):
+        return None
+    if equal_paths is None:
+        return [_aggregated(cast(str, aggregator), count, differences)]
+    failing = {path: (actual, expected) for path, actual, expected in differences}
+    results: list[EvaluatorResult] = []
+    for path in sorted([*equal_paths, *failing]):
+        if path in failing:
+            actual, expected = failing[path]
+            results.append(_failing_result(path, actual, expected))
+        else:
+            results.append(
+                {"key": KEY_PREFIX + path, "score": 1, "comment": None, "metadata": None}
+            )
+    return results
+
+
+class _NotPlain(Exception):
+    """The document needs the general walk (see :func:`score_nested_objects`)."""
+
+
+_EMPTY: dict[str, Any] = {}
+
+
+def _compare_leaves(
+    output: dict[str, Any],
+    reference: dict[str, Any],
+    path: str,
+    depth: int,
+    differences: list[tuple[str, Any, Any]],
+    equal_paths: list[str] | None,
+) -> int:
+    """Compare two objects leaf by leaf as ``_nested.Walk`` does for plain options, recording
+    the differing leaves (and the equal ones, when listed); return the number of leaves."""
+    if depth >= MAX_DEPTH - 1:
+        raise _NotPlain
+    count = len(output)  # one leaf per key, corrected below for the objects followed
+    extra = 0  # keys of output missing from reference
+    reference_get = reference.get
+    for key, actual in output.items():
+        expected = reference_get(key, _ABSENT)
+        kind = type(actual)
+        if kind in _LEAF_TYPES:
+            if actual is expected:  # the bulk of a document: an unchanged scalar
+                if equal_paths is not None:
+                    equal_paths.append(child_path(path, key))
+                continue
+        elif kind is dict:
+            followed = type(expected) is dict and bool(actual or expected)
+            if followed or (expected is _ABSENT and actual):
+                if expected is _ABSENT:
+                    extra += 1
+                    expected = _EMPTY
+                count += -1 + _compare_leaves(
+                    actual, expected, child_path(path, key), depth + 1, differences, equal_paths
+                )
+                continue
+            if isinstance(expected, Mapping) and type(expected) is not dict:
+                raise _NotPlain
+        elif kind is list:
+            if type(expected) is list and (actual or expected):
+                raise _NotPlain  # items to pair
+        elif isinstance(actual, Mapping):
+            raise _NotPlain
+        if expected is _ABSENT:
+            extra += 1
+            equal = False
+        elif actual is expected:
+            equal = True
+        elif kind is type(expected) and kind in _EXACT_TYPES:
+            equal = actual == expected
+        else:
+            equal = json_equal(actual, expected)
+        if not equal:
+            differences.append((child_path(path, key), actual, expected))
+        elif equal_paths is not None:
+            equal_paths.append(child_path(path, key))
+    if len(output) - extra != len(reference):  # keys of reference missing from output
+        for key, expected in reference.items():
+            if key in output:
+                continue
+            if type(expected) is dict and expected:
+                count += _compare_leaves(
+                    _EMPTY, expected, child_path(path, key), depth + 1, differences, equal_paths
+                )
+            elif isinstance(expected, Mapping) and type(expected) is not dict:
+                raise _NotPlain
+            else:
+                count += 1
+                differences.append((child_path(path, key), _ABSENT, expected))
+    return count
 
 
 def differing_keys(
@@ -114,49 +237,46 @@ def _per_key(
         if equal:
             append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
         else:
-            comment, mismatch = value_difference(key, actual, expected, 0)
-            append(
-                {
-                    "key": KEY_PREFIX + key,
-                    "score": 0,
-                    "comment": comment,
-                    "metadata": {"mismatches": [mismatch], "alignment": None},
-                }
-            )
+            append(_failing_result(key, actual, expected))
     return results
 
 
+def _failing_result(key: str, actual: Any, expected: Any) -> EvaluatorResult:
+    comment, mismatch = value_difference(key, actual, expected, 0)
+    return {
+        "key": KEY_PREFIX + key,
+        "score": 0,
+        "comment": comment,
+        "metadata": {"mismatches": [mismatch], "alignment": None},
+    }
+
+
 def _aggregated(
-    output: dict[str, Any],
-    reference: dict[str, Any],
-    aggregator: str,
-    count: int,
-    differing: list[str],
+    aggregator: str, count: int, differences: list[tuple[str, Any, Any]]
 ) -> EvaluatorResult:
+    """The one result of ``aggregator`` over ``count`` keys, of which ``differences`` (key,
+    actual, expected) are not equal."""
     score: float | int
     if aggregator == "average":
-        score = (count - len(differing)) / count if count else 1.0
+        score = (count - len(differences)) / count if count else 1.0
     else:
-        score = 0 if differing else 1
-    if not differing:
+        score = 0 if differences else 1
+    if not differences:
         return {"key": KEY_PREFIX + aggregator, "score": score, "comment": None, "metadata": None}
-    differing.sort()
-    output_get, reference_get = output.get, reference.get
+    differences.sort(key=_first)
     shown: list[str] = []
     mismatches: list[dict[str, Any]] = []
-    for key in differing[:MAX_METADATA_MISMATCHES]:
+    for key, actual, expected in differences[:MAX_METADATA_MISMATCHES]:
         with_text = len(shown) < MAX_COMMENT_MISMATCHES
-        text, mismatch = value_difference(
-            key, output_get(key, _ABSENT), reference_get(key, _ABSENT), 0, None, None, with_text
-        )
+        text, mismatch = value_difference(key, actual, expected, 0, None, None, with_text)
         mismatches.append(mismatch)
         if with_text:
             shown.append(text)
-    if len(differing) > MAX_COMMENT_MISMATCHES:
-        shown.append(f"… and {len(differing) - MAX_COMMENT_MISMATCHES} more")
+    if len(differences) > MAX_COMMENT_MISMATCHES:
+        shown.append(f"… and {len(differences) - MAX_COMMENT_MISMATCHES} more")
     metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": None}
-    if len(differing) > MAX_METADATA_MISMATCHES:
-        metadata["mismatches_omitted"] = len(differing) - MAX_METADATA_MISMATCHES
+    if len(differences) > MAX_METADATA_MISMATCHES:
+        metadata["mismatches_omitted"] = len(differences) - MAX_METADATA_MISMATCHES
     return {
         "key": KEY_PREFIX + aggregator,
         "score": score,

@@ -41,9 +41,11 @@ from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._paths import NO_RULE, Rule
 from matchevals.json_match._plain import (
     MAX_COMMENT_MISMATCHES,
+    MAX_DEPTH,
     MAX_METADATA_MISMATCHES,
     differing_keys,
     plain_difference,
+    score_nested_objects,
     score_objects,
 )
 
@@ -66,8 +68,6 @@ UNMATCHED_ITEM_KEY = "<unmatched item>"
 """Reported key (aggregator None) of an unmatched list item that has no keys of its own to score."""
 VALUE_LIST_KEY = "[]"
 """Reported key of a top-level list of plain values; its items' path is ``[*]``."""
-MAX_DEPTH = 200
-"""Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
 
 Score = int | float | bool
 
@@ -160,13 +160,15 @@ def score_without_judge(
     >>> score_without_judge({"a": 1}, {"a": 2}, JsonMatchOptions(aggregator="all"))[0]["score"]
     0
     """
-    if options.plain and not options.nested:
+    if options.plain:
         if type(outputs) is dict and type(reference_outputs) is dict:
-            results = score_objects(outputs, reference_outputs, options.aggregator)
+            score = score_nested_objects if options.nested else score_objects
+            results = score(outputs, reference_outputs, options.aggregator)
             if results is not None:
                 return results
         elif (
-            options.aggregator is not None
+            not options.nested
+            and options.aggregator is not None
             and type(outputs) is list
             and type(reference_outputs) is list
             and _ONLY_DICTS.issuperset(map(type, outputs))
