@@ -20,6 +20,8 @@ _NAN_TAG = "\x00nan"
 _OBJECT_TAG = "\x00object"
 _ARRAY_TAG = "\x00array"
 _ARRAY_TYPES = (list, tuple)
+_EXACT_TYPES = frozenset({str, int, bool, type(None)})
+"""Types whose values, when of the same type, are equal as JSON exactly when ``==`` says so."""
 
 
 def json_equal(left: Any, right: Any) -> bool:
@@ -37,7 +39,18 @@ def json_equal(left: Any, right: Any) -> bool:
         if left_type is float:
             return bool(left == right or (left != left and right != right))  # NaN equals NaN
         if left_type is list:
-            return len(left) == len(right) and all(map(json_equal, left, right))
+            if len(left) != len(right):
+                return False
+            for left_item, right_item in zip(left, right):  # scalars inline, without a call
+                item_type = type(left_item)
+                if left_item is right_item:
+                    continue
+                if item_type is type(right_item) and item_type in _EXACT_TYPES:
+                    if left_item != right_item:
+                        return False
+                elif not json_equal(left_item, right_item):
+                    return False
+            return True
         if left_type is dict:
             return len(left) == len(right) and all(
                 key in right and json_equal(value, right[key]) for key, value in left.items()
