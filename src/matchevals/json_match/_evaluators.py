@@ -72,6 +72,8 @@ class _Judge:
         return settings, values
 
     def verdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
+        if not evaluation.judge_requests:  # every rubric value identical, or none present
+            return {}
         settings, values = self._call_kwargs(evaluation)
         try:
             answer = create_llm_as_judge(**settings)(**values)
@@ -82,6 +84,8 @@ class _Judge:
             return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
 
     async def averdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
+        if not evaluation.judge_requests:
+            return {}
         settings, values = self._call_kwargs(evaluation)
         try:
             answer = await create_async_llm_as_judge(**settings)(**values)
@@ -98,8 +102,6 @@ def _compute(
     if not options.judged_keys:
         return score_without_judge(outputs, reference_outputs, options)
     evaluation = prepare(outputs, reference_outputs, options)
-    if not evaluation.judge_requests:
-        return finish(evaluation)
     return finish(evaluation, judge.verdicts(evaluation))
 
 
@@ -109,8 +111,6 @@ async def _acompute(
     if not options.judged_keys:
         return score_without_judge(outputs, reference_outputs, options)
     evaluation = prepare(outputs, reference_outputs, options)
-    if not evaluation.judge_requests:
-        return finish(evaluation)
     return finish(evaluation, await judge.averdicts(evaluation))
 
 

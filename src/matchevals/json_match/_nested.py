@@ -35,9 +35,8 @@ from matchevals._values import json_equal
 from matchevals.json_match._align import Pair, align_items, checked_score
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._paths import NO_RULE, Rule, child_path
-from matchevals.json_match._plain import MAX_DEPTH
+from matchevals.json_match._plain import MAX_DEPTH, MISSING
 from matchevals.json_match._score import (
-    MISSING,
     Difference,
     ItemScores,
     JudgeRequest,

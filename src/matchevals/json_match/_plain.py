@@ -23,8 +23,9 @@ __all__ = [
     "MAX_COMMENT_MISMATCHES",
     "MAX_DEPTH",
     "MAX_METADATA_MISMATCHES",
+    "MISSING",
+    "Explanation",
     "differing_keys",
-    "plain_difference",
     "score_nested_objects",
     "score_objects",
     "value_difference",
@@ -43,11 +44,15 @@ _EXACT_TYPES = frozenset({str, int, bool, type(None)})
 _LEAF_TYPES = _EXACT_TYPES | {float}
 
 
-class _Absent:
+class _Missing:
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        return "MISSING"
 
-_ABSENT: Any = _Absent()
+
+MISSING: Any = _Missing()
+"""A key absent from one side (or ``null`` with ``none_is_missing=True``)."""
 
 
 def score_objects(
@@ -66,7 +71,7 @@ def score_objects(
         differing, compared = differing_keys(output, reference)
         output_get, reference_get = output.get, reference.get
         differences = [
-            (key, output_get(key, _ABSENT), reference_get(key, _ABSENT)) for key in differing
+            (key, output_get(key, MISSING), reference_get(key, MISSING)) for key in differing
         ]
         return [_aggregated(aggregator, compared, differences)]
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
@@ -129,7 +134,7 @@ def _compare_leaves(
     extra = 0  # keys of output missing from reference
     reference_get = reference.get
     for key, actual in output.items():
-        expected = reference_get(key, _ABSENT)
+        expected = reference_get(key, MISSING)
         kind = type(actual)
         if kind in _LEAF_TYPES:
             if actual is expected:  # the bulk of a document: an unchanged scalar
@@ -138,8 +143,8 @@ def _compare_leaves(
                 continue
         elif kind is dict:
             followed = type(expected) is dict and bool(actual or expected)
-            if followed or (expected is _ABSENT and actual):
-                if expected is _ABSENT:
+            if followed or (expected is MISSING and actual):
+                if expected is MISSING:
                     extra += 1
                     expected = _EMPTY
                 count += -1 + _compare_leaves(
@@ -153,7 +158,7 @@ def _compare_leaves(
                 raise _NotPlain  # items to pair
         elif isinstance(actual, Mapping):
             raise _NotPlain
-        if expected is _ABSENT:
+        if expected is MISSING:
             extra += 1
             equal = False
         elif actual is expected:
@@ -178,7 +183,7 @@ def _compare_leaves(
                 raise _NotPlain
             else:
                 count += 1
-                differences.append((child_path(path, key), _ABSENT, expected))
+                differences.append((child_path(path, key), MISSING, expected))
     return count
 
 
@@ -195,7 +200,7 @@ def differing_keys(
     differing = []
     extra = 0
     for key, actual in output.items():
-        expected = reference_get(key, _ABSENT)
+        expected = reference_get(key, MISSING)
         if actual is expected:
             continue
         kind = type(actual)
@@ -208,7 +213,7 @@ def differing_keys(
                 if actual != expected and (actual == actual or expected == expected):  # NaN
                     differing.append(key)
                 continue
-        if expected is _ABSENT:
+        if expected is MISSING:
             extra += 1
             differing.append(key)
         elif not json_equal(actual, expected):
@@ -225,14 +230,14 @@ def _per_key(
     append = results.append
     output_get, reference_get = output.get, reference.get
     for key in keys:
-        actual, expected = output_get(key, _ABSENT), reference_get(key, _ABSENT)
+        actual, expected = output_get(key, MISSING), reference_get(key, MISSING)
         if actual is expected:  # the tests of differing_keys, inlined in this hot loop
             equal = True
         elif type(actual) is type(expected) and type(actual) in _EXACT_TYPES:
             equal = actual == expected
         else:
             equal = (
-                actual is not _ABSENT and expected is not _ABSENT and json_equal(actual, expected)
+                actual is not MISSING and expected is not MISSING and json_equal(actual, expected)
             )
         if equal:
             append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
@@ -264,6 +269,7 @@ def _aggregated(
     if not differences:
         return {"key": KEY_PREFIX + aggregator, "score": score, "comment": None, "metadata": None}
     differences.sort(key=_first)
+    # What Explanation does, inlined: this is the hottest path of an aggregated evaluator.
     shown: list[str] = []
     mismatches: list[dict[str, Any]] = []
     for key, actual, expected in differences[:MAX_METADATA_MISMATCHES]:
@@ -285,29 +291,81 @@ def _aggregated(
     }
 
 
-def plain_difference(
-    output: Mapping[str, Any],
-    reference: Mapping[str, Any],
-    key: str,
-    score: int | float,
-    output_at: str | None = None,
-    reference_at: str | None = None,
-    with_text: bool = True,
-) -> tuple[str, dict[str, Any]]:
-    """The comment clause and the ``metadata["mismatches"]`` entry of one exactly compared key.
+class Explanation:
+    """The clauses of a comment and the entries of ``metadata["mismatches"]``, each up to its
+    limit; differences past the limits are counted (``… and 3 more``, ``mismatches_omitted``).
 
-    >>> plain_difference({"age": 20}, {"age": 30}, "age", 0)
-    ('age: expected 30, got 20', {'path': 'age', 'expected': 30, 'actual': 20, 'score': 0})
+    >>> explanation = Explanation()
+    >>> explanation.add_key("age", 20, 30, 0)
+    >>> explanation.count(2)
+    >>> explanation.comment()
+    'age: expected 30, got 20; … and 2 more'
     """
-    return value_difference(
-        key,
-        output.get(key, _ABSENT),
-        reference.get(key, _ABSENT),
-        score,
-        output_at,
-        reference_at,
-        with_text,
-    )
+
+    __slots__ = ("hidden", "mismatches", "omitted", "shown")
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+        self.mismatches: list[dict[str, Any]] = []
+        self.hidden = 0  # differences not in the comment
+        self.omitted = 0  # differences not in the mismatches
+
+    @property
+    def full(self) -> bool:
+        """No room left in the mismatches (nor, then, in the comment)."""
+        return len(self.mismatches) >= MAX_METADATA_MISMATCHES
+
+    @property
+    def wants_text(self) -> bool:
+        return len(self.shown) < MAX_COMMENT_MISMATCHES
+
+    def count(self, differences: int) -> None:
+        """Differences that are neither shown nor listed."""
+        if differences > 0:
+            self.hidden += differences
+            self.omitted += differences
+
+    def add_key(
+        self,
+        key: str,
+        actual: Any,
+        expected: Any,
+        score: int | float,
+        output_at: str | None = None,
+        reference_at: str | None = None,
+    ) -> None:
+        """One exactly compared key (see :func:`value_difference`)."""
+        if self.full:
+            self.count(1)
+            return
+        with_text = self.wants_text
+        text, mismatch = value_difference(
+            key, actual, expected, score, output_at, reference_at, with_text
+        )
+        self.add(text if with_text else None, mismatch)
+
+    def add(self, text: str | None, mismatch: dict[str, Any] | None) -> None:
+        """One difference, built by the caller: ``text`` only if :attr:`wants_text`,
+        ``mismatch`` only if not :attr:`full` (None for what is not wanted)."""
+        if text is None:
+            self.hidden += 1
+        else:
+            self.shown.append(text)
+        if mismatch is None:
+            self.omitted += 1
+        else:
+            self.mismatches.append(mismatch)
+
+    def comment(self) -> str:
+        if not self.hidden:
+            return "; ".join(self.shown)
+        return "; ".join([*self.shown, f"… and {self.hidden} more"])
+
+    def metadata(self, alignment: list[list[int | None]] | None) -> dict[str, Any]:
+        metadata: dict[str, Any] = {"mismatches": self.mismatches, "alignment": alignment}
+        if self.omitted:
+            metadata["mismatches_omitted"] = self.omitted
+        return metadata
 
 
 def value_difference(
@@ -319,16 +377,21 @@ def value_difference(
     reference_at: str | None = None,
     with_text: bool = True,
 ) -> tuple[str, dict[str, Any]]:
-    """:func:`plain_difference` of the values themselves (``_ABSENT`` for a missing key)."""
+    """The comment clause and the ``metadata["mismatches"]`` entry of one exactly compared key
+    (``MISSING`` for a side without the key).
+
+    >>> value_difference("age", 20, 30, 0)
+    ('age: expected 30, got 20', {'path': 'age', 'expected': 30, 'actual': 20, 'score': 0})
+    """
     where = f" ({output_at} vs {reference_at})" if output_at else ""
     text = ""
-    if expected is _ABSENT:
+    if expected is MISSING:
         if with_text:
             text = f"{key}{where}: not in reference_outputs, got {render(actual)}"
         mismatch = {
             "path": key, "expected": None, "actual": actual, "score": score, "kind": "extra"
         }  # fmt: skip
-    elif actual is _ABSENT:
+    elif actual is MISSING:
         if with_text:
             text = f"{key}{where}: missing from outputs, expected {render(expected)}"
         mismatch = {

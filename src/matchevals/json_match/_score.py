@@ -40,13 +40,14 @@ from matchevals.json_match._inputs import to_json_value
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._paths import NO_RULE, Rule
 from matchevals.json_match._plain import (
-    MAX_COMMENT_MISMATCHES,
     MAX_DEPTH,
     MAX_METADATA_MISMATCHES,
+    MISSING,
+    Explanation,
     differing_keys,
-    plain_difference,
     score_nested_objects,
     score_objects,
+    value_difference,
 )
 
 if TYPE_CHECKING:
@@ -70,17 +71,6 @@ VALUE_LIST_KEY = "[]"
 """Reported key of a top-level list of plain values; its items' path is ``[*]``."""
 
 Score = int | float | bool
-
-
-class _Missing:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-"""A key absent from one side (or ``null`` with ``none_is_missing=True``)."""
 
 
 class JudgeRequest(NamedTuple):
@@ -217,48 +207,28 @@ def _score_records(
     if score == 1:
         metadata: dict[str, Any] = {"alignment": alignment}
         return {"key": result_key, "score": score, "comment": None, "metadata": metadata}
-    shown: list[str] = []
-    mismatches: list[dict[str, Any]] = []
-    hidden = omitted = 0
-    for output_index, reference_index, differing in to_explain:
-        if len(mismatches) == MAX_METADATA_MISMATCHES:  # full: only count what is left
-            count = len(differing) or 1
-            hidden += count
-            omitted += count
-            continue
+    explanation = Explanation()
+    for position, (output_index, reference_index, differing) in enumerate(to_explain):
+        if explanation.full:  # count the rest: an unmatched item is one difference
+            explanation.count(sum(len(keys) or 1 for _, _, keys in to_explain[position:]))
+            break
         output = _EMPTY if output_index is None else outputs[output_index]
         reference = _EMPTY if reference_index is None else references[reference_index]
         if not differing:  # an unmatched item
             unmatched = ItemScores(output_index, reference_index, output, reference, {}, {})
-            difference = _unmatched_difference(unmatched)
-            if len(shown) < MAX_COMMENT_MISMATCHES:
-                shown.append(difference_text(difference))
-            else:
-                hidden += 1
-            mismatches.append(_mismatch(difference))
+            _add_difference(explanation, _unmatched_difference(unmatched))
             continue
         output_at = f"outputs[{output_index}]"
         reference_at = f"reference_outputs[{reference_index}]"
         for key in sorted(differing):
-            if len(mismatches) == MAX_METADATA_MISMATCHES:
-                hidden += 1
-                omitted += 1
-                continue
-            with_text = len(shown) < MAX_COMMENT_MISMATCHES
-            text, mismatch = plain_difference(
-                output, reference, key, 0, output_at, reference_at, with_text
-            )
-            mismatches.append(mismatch)
-            if with_text:
-                shown.append(text)
-            else:
-                hidden += 1
-    if hidden:
-        shown.append(f"… and {hidden} more")
-    metadata = {"mismatches": mismatches, "alignment": alignment}
-    if omitted:
-        metadata["mismatches_omitted"] = omitted
-    return {"key": result_key, "score": score, "comment": "; ".join(shown), "metadata": metadata}
+            actual, expected = output.get(key, MISSING), reference.get(key, MISSING)
+            explanation.add_key(key, actual, expected, 0, output_at, reference_at)
+    return {
+        "key": result_key,
+        "score": score,
+        "comment": explanation.comment(),
+        "metadata": explanation.metadata(alignment),
+    }
 
 
 def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
@@ -590,18 +560,14 @@ def _listed_metadata(
     differences: list[Difference], list_alignments: list[dict[str, Any]] | None
 ) -> tuple[str, dict[str, Any]]:
     """Comment and metadata from a known list of differences (a nested document's path)."""
-    shown = [difference_text(d) for d in differences[:MAX_COMMENT_MISMATCHES]]
-    if len(differences) > MAX_COMMENT_MISMATCHES:
-        shown.append(f"… and {len(differences) - MAX_COMMENT_MISMATCHES} more")
-    metadata: dict[str, Any] = {
-        "mismatches": [_mismatch(d) for d in differences[:MAX_METADATA_MISMATCHES]],
-        "alignment": None,
-    }
-    if len(differences) > MAX_METADATA_MISMATCHES:
-        metadata["mismatches_omitted"] = len(differences) - MAX_METADATA_MISMATCHES
+    explanation = Explanation()
+    for difference in differences[:MAX_METADATA_MISMATCHES]:
+        _add_difference(explanation, difference)
+    explanation.count(len(differences) - MAX_METADATA_MISMATCHES)
+    metadata = explanation.metadata(None)
     if list_alignments:
         metadata["list_alignments"] = list_alignments
-    return "; ".join(shown), metadata
+    return explanation.comment(), metadata
 
 
 _T = TypeVar("_T")
@@ -643,7 +609,9 @@ def _per_key_results(
         for key, score in _sorted_by_key(final_scores.items(), evaluation):
             if score != 1:
                 if plain:  # the hot failing-key path: one difference, built directly
-                    comment, mismatch = plain_difference(item.output, item.reference, key, score)
+                    comment, mismatch = value_difference(
+                        key, item.output.get(key, MISSING), item.reference.get(key, MISSING), score
+                    )
                     metadata: dict[str, Any] = {"mismatches": [mismatch], "alignment": None}
                 elif item.walk is not None:  # a nested document: its differences at this path
                     comment, metadata = _listed_metadata(
@@ -751,17 +719,13 @@ def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[di
     rendered and the rest counted; once both the comment and the metadata are full, the
     remaining items' differences are only counted, never built.
     """
-    shown: list[str] = []
-    mismatches: list[dict[str, Any]] = []
-    hidden = omitted = 0
+    explanation = Explanation()
     is_list = evaluation.is_list
     none_is_missing = evaluation.options.none_is_missing
     options = evaluation.options
     for item in evaluation.items:
-        if len(mismatches) == MAX_METADATA_MISMATCHES and item.walk is None:
-            count = _count_differences(item, only_key)
-            hidden += count
-            omitted += count
+        if explanation.full and item.walk is None:
+            explanation.count(_count_differences(item, only_key))
             continue
         if not item.unmatched and item.walk is None and _plain_item(item, options):
             if only_key is None:
@@ -775,42 +739,29 @@ def _explain(evaluation: Evaluation, only_key: str | None) -> tuple[str, list[di
             output_at = f"outputs[{item.output_index}]" if is_list else None
             reference_at = f"reference_outputs[{item.reference_index}]" if is_list else None
             for key in keys:
-                if len(mismatches) == MAX_METADATA_MISMATCHES:
-                    hidden += 1
-                    omitted += 1
-                    continue
-                with_text = len(shown) < MAX_COMMENT_MISMATCHES
-                text, mismatch = plain_difference(
-                    item.output,
-                    item.reference,
+                explanation.add_key(
                     key,
+                    item.output.get(key, MISSING),
+                    item.reference.get(key, MISSING),
                     cast(Score, item.scores[key]),
                     output_at,
                     reference_at,
-                    with_text,
                 )
-                mismatches.append(mismatch)
-                if with_text:
-                    shown.append(text)
-                else:
-                    hidden += 1
             continue
         for difference in _item_differences(item, only_key, is_list, none_is_missing):
-            if len(shown) < MAX_COMMENT_MISMATCHES:
-                shown.append(difference_text(difference))
-            else:
-                hidden += 1
-            if len(mismatches) < MAX_METADATA_MISMATCHES:
-                mismatches.append(_mismatch(difference))
-            else:
-                omitted += 1
-    if hidden:
-        shown.append(f"… and {hidden} more")
-    return "; ".join(shown), mismatches, omitted
+            _add_difference(explanation, difference)
+    return explanation.comment(), explanation.mismatches, explanation.omitted
+
+
+def _add_difference(explanation: Explanation, difference: Difference) -> None:
+    explanation.add(
+        difference_text(difference) if explanation.wants_text else None,
+        None if explanation.full else _mismatch(difference),
+    )
 
 
 def _plain_item(item: ItemScores, options: JsonMatchOptions) -> bool:
-    """Whether an item's differences are plain key differences (see ``_plain_difference``)."""
+    """Whether an item's differences are plain key differences (see ``value_difference``)."""
     return not options.none_is_missing and not item.judge_reasons and not item.judge_errors
 
 
