@@ -41,7 +41,7 @@ def json_equal(left: Any, right: Any) -> bool:
         if left_type is list:
             if len(left) != len(right):
                 return False
-            for left_item, right_item in zip(left, right, strict=True):  # scalars without a call
+            for left_item, right_item in zip(left, right):  # noqa: B905 (equal lengths)
                 item_type = type(left_item)
                 if left_item is right_item:
                     continue

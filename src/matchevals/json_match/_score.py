@@ -183,18 +183,26 @@ def _score_records(
         pairs = align_with_options(outputs, references, options, (frozenset(), frozenset(), None))
         average_items = options.aggregator == "average"
         item_scores: list[float] = []
-        to_explain: list[tuple[int | None, int | None, list[str]]] = []
+        to_explain: list[tuple[int | None, int | None, list[str]]] = []  # the first differences
+        listed = counted = 0  # differences in to_explain, differences past them
+        differing: list[str]
         for output_index, reference_index in pairs:
             if output_index is None or reference_index is None:
                 item_scores.append(0.0)
-                to_explain.append((output_index, reference_index, []))
-                continue
-            differing, compared = differing_keys(outputs[output_index], references[reference_index])
-            if differing:
-                item_scores.append((compared - len(differing)) / compared if average_items else 0.0)
-                to_explain.append((output_index, reference_index, differing))
+                differing, compared = [], 0  # an unmatched item: one difference
             else:
-                item_scores.append(1.0)
+                differing, compared = differing_keys(
+                    outputs[output_index], references[reference_index]
+                )
+                if not differing:
+                    item_scores.append(1.0)
+                    continue
+                item_scores.append((compared - len(differing)) / compared if average_items else 0.0)
+            if listed < MAX_METADATA_MISMATCHES:
+                to_explain.append((output_index, reference_index, differing))
+                listed += len(differing) or 1
+            else:
+                counted += len(differing) or 1
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
         return None
     score: Score
@@ -208,10 +216,7 @@ def _score_records(
         metadata: dict[str, Any] = {"alignment": alignment}
         return {"key": result_key, "score": score, "comment": None, "metadata": metadata}
     explanation = Explanation()
-    for position, (output_index, reference_index, differing) in enumerate(to_explain):
-        if explanation.full:  # count the rest: an unmatched item is one difference
-            explanation.count(sum(len(keys) or 1 for _, _, keys in to_explain[position:]))
-            break
+    for output_index, reference_index, differing in to_explain:
         output = _EMPTY if output_index is None else outputs[output_index]
         reference = _EMPTY if reference_index is None else references[reference_index]
         if not differing:  # an unmatched item
@@ -223,6 +228,7 @@ def _score_records(
         for key in sorted(differing):
             actual, expected = output.get(key, MISSING), reference.get(key, MISSING)
             explanation.add_key(key, actual, expected, 0, output_at, reference_at)
+    explanation.count(counted)
     return {
         "key": result_key,
         "score": score,
