@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -259,6 +260,54 @@ def flattened(value: Any, prefix: str = "") -> dict[str, Any]:
 NOTES: list[str] = []
 
 
+def bare_average(*, outputs: dict[str, Any], reference_outputs: dict[str, Any]) -> list[Any]:
+    """A lower bound, not a product: the result matchevals gives for ``flat(10, 2)`` with
+    ``aggregator="average"``, computed with no tracing check, no type checks, no strict JSON
+    typing and no length limits (valid for these inputs only)."""
+    get = reference_outputs.get
+    differing = sorted(key for key, value in outputs.items() if value != get(key))
+    quote = json.encoder.encode_basestring
+    return [
+        {
+            "key": "json_match:average",
+            "score": (len(outputs) - len(differing)) / len(outputs),
+            "comment": "; ".join(
+                f"{key}: expected {quote(reference_outputs[key])}, got {quote(outputs[key])}"
+                for key in differing
+            ),
+            "metadata": {
+                "mismatches": [
+                    {
+                        "path": key,
+                        "expected": reference_outputs[key],
+                        "actual": outputs[key],
+                        "score": 0,
+                    }
+                    for key in differing
+                ],
+                "alignment": None,
+            },
+        }
+    ]
+
+
+def print_lower_bound() -> None:
+    outputs, references = flat(10, 2)
+    ours = create_json_match_evaluator(aggregator="average")
+    assert bare_average(outputs=outputs, reference_outputs=references) == ours(
+        outputs=outputs, reference_outputs=references
+    )
+    theirs = openevals_sync(aggregator="average")
+    their_time = median_seconds(lambda: theirs(outputs=outputs, reference_outputs=references), 1)
+    bare_time = median_seconds(
+        lambda: bare_average(outputs=outputs, reference_outputs=references), 1
+    )
+    print(
+        f"lower bound, dict 10 keys, aggregator average: a bare function with no checks takes "
+        f"{human(bare_time)}, {their_time / bare_time:.1f}× openevals ({human(their_time)})"
+    )
+
+
 class CountingText:
     """``comparators.text()`` that counts its calls (to show which pairs are compared)."""
 
@@ -380,6 +429,7 @@ def main() -> None:
         )
     for note in NOTES:
         print(note)
+    print_lower_bound()
 
 
 if __name__ == "__main__":
