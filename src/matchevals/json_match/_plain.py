@@ -1,12 +1,17 @@
-"""The hot path: two JSON objects scored with plain options, straight to results.
+"""The hot paths for plain options, and the pieces every path shares.
 
-With no ``rubric``, ``exclude_keys``, ``comparators``, ``nested``, ``extra_keys`` or
-``none_is_missing`` option there is nothing to pair and nothing to judge, so the scores, the
-aggregation and the explanation of an object against an object are computed in one pass, with
-no intermediate objects. The results are exactly those of the general path in ``_score``
-(``prepare`` then ``finish``); ``tests/json_match/test_plain_path.py`` checks this on random
-documents, and anything unusual (non-string keys, very deep values) is handed back to the
-general path, which explains it.
+With no ``rubric``, ``exclude_keys``, ``comparators``, ``extra_keys`` or ``none_is_missing``
+option there is nothing to judge and no rule to look up, so two objects are scored straight to
+results, with no intermediate objects: :func:`score_objects` (key by key) and
+:func:`score_nested_objects` (``nested=True``, leaf by leaf, for documents without lists to
+pair). ``_score`` scores lists of objects the same way. Their results are exactly those of the
+general path (``prepare`` then ``finish``): ``tests/json_match/test_plain_path.py`` checks this
+on random inputs, and anything unusual (non-string keys, lists to pair inside a document, very
+deep values) is handed back to the general path, which explains it.
+
+Shared with the general path: :func:`differing_keys` (JSON equality of two objects' values),
+:func:`value_difference` (one comment clause and mismatch entry) and :class:`Explanation` (the
+limits on both).
 """
 
 from __future__ import annotations
@@ -34,10 +39,10 @@ __all__ = [
 KEY_PREFIX = "json_match:"
 MAX_COMMENT_MISMATCHES = 5
 MAX_METADATA_MISMATCHES = 25
-
-_first = itemgetter(0)
 MAX_DEPTH = 200
 """Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
+
+_first = itemgetter(0)
 
 _EXACT_TYPES = frozenset({str, int, bool, type(None)})
 """Types for which ``==`` between two values of the same type is JSON equality."""
