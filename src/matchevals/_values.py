@@ -13,14 +13,14 @@ from collections.abc import Hashable, Mapping, Sequence
 from json.encoder import encode_basestring as _quote
 from typing import Any
 
-__all__ = ["freeze", "json_equal", "render"]
+__all__ = ["EXACT_TYPES", "freeze", "json_equal", "render"]
 
 _BOOL_TAG = "\x00bool"
 _NAN_TAG = "\x00nan"
 _OBJECT_TAG = "\x00object"
 _ARRAY_TAG = "\x00array"
 _ARRAY_TYPES = (list, tuple)
-_EXACT_TYPES = frozenset({str, int, bool, type(None)})
+EXACT_TYPES = frozenset({str, int, bool, type(None)})
 """Types whose values, when of the same type, are equal as JSON exactly when ``==`` says so."""
 
 
@@ -45,7 +45,7 @@ def json_equal(left: Any, right: Any) -> bool:
                 item_type = type(left_item)
                 if left_item is right_item:
                     continue
-                if item_type is type(right_item) and item_type in _EXACT_TYPES:
+                if item_type is type(right_item) and item_type in EXACT_TYPES:
                     if left_item != right_item:
                         return False
                 elif not json_equal(left_item, right_item):

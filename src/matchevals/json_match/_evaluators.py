@@ -125,8 +125,6 @@ def _evaluate(
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
     if not langsmith_active():
-        if not options.judged_keys:
-            return score_without_judge(outputs, reference_outputs, options)
         return _compute(options, judge, outputs, reference_outputs)
     return run.call(
         partial(_compute, options, judge, outputs, reference_outputs),

@@ -21,7 +21,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from matchevals._evaluator import EvaluatorResult
-from matchevals._values import json_equal, render
+from matchevals._values import EXACT_TYPES, json_equal, render
 from matchevals.json_match._paths import child_path
 
 __all__ = [
@@ -44,9 +44,7 @@ MAX_DEPTH = 200
 
 _first = itemgetter(0)
 
-_EXACT_TYPES = frozenset({str, int, bool, type(None)})
-"""Types for which ``==`` between two values of the same type is JSON equality."""
-_LEAF_TYPES = _EXACT_TYPES | {float}
+_LEAF_TYPES = EXACT_TYPES | {float}
 
 
 class _Missing:
@@ -168,7 +166,7 @@ def _compare_leaves(
             equal = False
         elif actual is expected:
             equal = True
-        elif kind is type(expected) and kind in _EXACT_TYPES:
+        elif kind is type(expected) and kind in EXACT_TYPES:
             equal = actual == expected
         else:
             equal = json_equal(actual, expected)
@@ -210,7 +208,7 @@ def differing_keys(
             continue
         kind = type(actual)
         if kind is type(expected):  # the common cases, decided here without a call
-            if kind in _EXACT_TYPES:
+            if kind in EXACT_TYPES:
                 if actual != expected:
                     differing.append(key)
                 continue
@@ -238,7 +236,7 @@ def _per_key(
         actual, expected = output_get(key, MISSING), reference_get(key, MISSING)
         if actual is expected:  # the tests of differing_keys, inlined in this hot loop
             equal = True
-        elif type(actual) is type(expected) and type(actual) in _EXACT_TYPES:
+        elif type(actual) is type(expected) and type(actual) in EXACT_TYPES:
             equal = actual == expected
         else:
             equal = (
