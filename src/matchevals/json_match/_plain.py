@@ -25,6 +25,7 @@ from matchevals._values import EXACT_TYPES, json_equal, render
 from matchevals.json_match._paths import child_path
 
 __all__ = [
+    "KEY_PREFIX",
     "MAX_COMMENT_MISMATCHES",
     "MAX_DEPTH",
     "MAX_METADATA_MISMATCHES",
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 KEY_PREFIX = "json_match:"
+"""What every result key starts with: ``json_match:age``, ``json_match:average``."""
 MAX_COMMENT_MISMATCHES = 5
 MAX_METADATA_MISMATCHES = 25
 MAX_DEPTH = 200

@@ -40,6 +40,7 @@ from matchevals.json_match._inputs import to_json_value
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._paths import NO_RULE, Rule
 from matchevals.json_match._plain import (
+    KEY_PREFIX,
     MAX_DEPTH,
     MAX_METADATA_MISMATCHES,
     MISSING,
@@ -64,7 +65,6 @@ __all__ = [
     "score_without_judge",
 ]
 
-KEY_PREFIX = "json_match"
 UNMATCHED_ITEM_KEY = "<unmatched item>"
 """Reported key (aggregator None) of an unmatched list item that has no keys of its own to score."""
 VALUE_LIST_KEY = "[]"
@@ -210,7 +210,7 @@ def _score_records(
         score = math.fsum(item_scores) / len(item_scores) if item_scores else 1.0
     else:
         score = int(min(item_scores, default=1.0) == 1)
-    result_key = f"{KEY_PREFIX}:{options.aggregator}"
+    result_key = f"{KEY_PREFIX}{options.aggregator}"
     alignment = [[o, r] for o, r in pairs]
     if score == 1:
         metadata: dict[str, Any] = {"alignment": alignment}
@@ -627,7 +627,7 @@ def _per_key_results(
                     comment, metadata = _metadata(evaluation, None, key)
                 results.append(
                     {
-                        "key": f"{KEY_PREFIX}:{key}",
+                        "key": f"{KEY_PREFIX}{key}",
                         "score": score,
                         "comment": comment,
                         "metadata": metadata,
@@ -636,7 +636,7 @@ def _per_key_results(
             else:
                 results.append(
                     {
-                        "key": f"{KEY_PREFIX}:{key}",
+                        "key": f"{KEY_PREFIX}{key}",
                         "score": score,
                         "comment": " ".join(reasonings[key]) if key in reasonings else None,
                         "metadata": None,
@@ -670,7 +670,7 @@ def _per_key_results(
             key_comment = " ".join(reasonings[key]) if key_comment is None else key_comment
         list_results.append(
             {
-                "key": f"{KEY_PREFIX}:{key}",
+                "key": f"{KEY_PREFIX}{key}",
                 "score": key_score,
                 "comment": key_comment,
                 "metadata": key_metadata,
@@ -699,11 +699,11 @@ def _aggregated_result(
     if score == 1:
         metadata = {"alignment": pairs} if pairs is not None else None
         return EvaluatorResult(
-            key=f"{KEY_PREFIX}:{options.aggregator}", score=score, comment=None, metadata=metadata
+            key=f"{KEY_PREFIX}{options.aggregator}", score=score, comment=None, metadata=metadata
         )
     comment, full = _metadata(evaluation, pairs, None)
     return EvaluatorResult(
-        key=f"{KEY_PREFIX}:{options.aggregator}", score=score, comment=comment, metadata=full
+        key=f"{KEY_PREFIX}{options.aggregator}", score=score, comment=comment, metadata=full
     )
 
 
