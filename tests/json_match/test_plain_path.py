@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals.json_match import create_json_match_evaluator
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._plain import score_nested_objects, score_objects
 from matchevals.json_match._score import _score_records, finish, prepare, score_without_judge
@@ -74,6 +75,38 @@ def test_plain_objects_score_as_the_general_path_does(
     assert fast is not None, "string keys and JSON values never leave the hot path"
     general = finish(prepare(output, reference, options))
     assert repr(fast) == repr(general)  # same values, same types (1 vs 1.0), same key order
+
+
+@pytest.mark.parametrize(
+    ("output", "reference"),
+    [
+        ({"a": 1, "b": None}, {"a": 1, "c": None}),  # as many keys, not the same ones
+        ({"a": 1, "b": 2}, {"c": 1, "d": 2}),
+        ({"b": None}, {}),
+        ({}, {"b": None}),
+        ({"a": None}, {"a": None, "b": None}),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1.0}),
+    ],
+)
+@pytest.mark.parametrize("aggregator", [None, "average", "all"])
+def test_key_sets_that_differ_score_as_the_general_path_does(
+    output: dict[str, Any], reference: dict[str, Any], aggregator: str | None
+) -> None:
+    options = JsonMatchOptions(aggregator=aggregator)  # type: ignore[arg-type]
+    fast = score_objects(output, reference, aggregator)
+    assert repr(fast) == repr(finish(prepare(output, reference, options)))
+
+
+def test_each_call_returns_new_result_dicts() -> None:
+    evaluator = create_json_match_evaluator()
+    first = evaluator(outputs={"a": 1, "b": 1}, reference_outputs={"a": 1, "b": 2})
+    first[0]["key"], first[0]["score"] = "changed", 0
+    assert evaluator(outputs={"a": 1, "b": 1}, reference_outputs={"a": 1, "b": 2})[0] == {
+        "key": "json_match:a",
+        "score": 1,
+        "comment": None,
+        "metadata": None,
+    }
 
 
 def test_the_hot_path_is_taken_for_plain_objects_only() -> None:

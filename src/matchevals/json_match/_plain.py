@@ -16,8 +16,7 @@ limits on both).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from operator import itemgetter
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from matchevals._evaluator import EvaluatorResult
@@ -44,8 +43,6 @@ MAX_METADATA_MISMATCHES = 25
 MAX_DEPTH = 200
 """Deepest nesting of objects and lists that is compared (deeper input is a ValueError)."""
 
-_first = itemgetter(0)
-
 _LEAF_TYPES = EXACT_TYPES | {float}
 
 
@@ -70,15 +67,17 @@ def score_objects(
     """
     try:
         if aggregator is None:
-            same_keys = output.keys() == reference.keys()
-            keys = output.keys() if same_keys else output.keys() | reference.keys()
-            return _per_key(output, reference, sorted(keys))
+            if len(output) == len(reference):  # most likely the same keys: no set to build
+                results = _per_key(output, reference, sorted(output), tentative=True)
+                if results is not None:
+                    return results
+            keys = output.keys() | reference.keys()
+            padded_output = dict.fromkeys(keys, MISSING)
+            padded_output.update(output)
+            return _per_key(padded_output, reference, sorted(keys))
         differing, compared = differing_keys(output, reference)
-        output_get, reference_get = output.get, reference.get
-        differences = [
-            (key, output_get(key, MISSING), reference_get(key, MISSING)) for key in differing
-        ]
-        return [_aggregated(aggregator, compared, differences)]
+        differing.sort()
+        return [_aggregated(aggregator, compared, differing, output.get, reference.get)]
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
         return None
 
@@ -95,29 +94,46 @@ def score_nested_objects(
 'metadata': {'mismatches': [{'path': 'a.c', 'expected': 3, 'actual': 2, 'score': 0}], \
 'alignment': None}}
     """
-    differences: list[tuple[str, Any, Any]] = []
-    equal_paths: list[str] | None = [] if aggregator is None else None
+    leaves = _Leaves(list_equal=aggregator is None)
     try:
-        count = _compare_leaves(output, reference, "", 0, differences, equal_paths)
+        count = _compare_leaves(output, reference, "", 0, leaves)
     except (_NotPlain, TypeError, RecursionError):
         return None
+    actual_at, expected_at, equal_paths = leaves.actual_at, leaves.expected_at, leaves.equal_paths
     if equal_paths is None:
-        return [_aggregated(cast(str, aggregator), count, differences)]
-    failing = {path: (actual, expected) for path, actual, expected in differences}
+        differing = sorted(actual_at)
+        return [
+            _aggregated(cast(str, aggregator), count, differing, actual_at.get, expected_at.get)
+        ]
     results: list[EvaluatorResult] = []
-    for path in sorted([*equal_paths, *failing]):
-        if path in failing:
-            actual, expected = failing[path]
-            results.append(_failing_result(path, actual, expected))
+    for path in sorted([*equal_paths, *actual_at]):
+        if path in actual_at:
+            results.append(_failing_result(path, actual_at[path], expected_at[path]))
         else:
-            results.append(
-                {"key": KEY_PREFIX + path, "score": 1, "comment": None, "metadata": None}
-            )
+            result = _PASSING.copy()
+            result["key"] = KEY_PREFIX + path
+            results.append(result)
     return results
 
 
 class _NotPlain(Exception):
     """The document needs the general walk (see :func:`score_nested_objects`)."""
+
+
+class _Leaves:
+    """What :func:`_compare_leaves` finds: the differing leaves (both sides, by path) and,
+    when ``list_equal``, the paths of the equal ones."""
+
+    __slots__ = ("actual_at", "equal_paths", "expected_at")
+
+    def __init__(self, list_equal: bool) -> None:
+        self.actual_at: dict[str, Any] = {}
+        self.expected_at: dict[str, Any] = {}
+        self.equal_paths: list[str] | None = [] if list_equal else None
+
+    def differ(self, path: str, actual: Any, expected: Any) -> None:
+        self.actual_at[path] = actual
+        self.expected_at[path] = expected
 
 
 _EMPTY: dict[str, Any] = {}
@@ -128,13 +144,13 @@ def _compare_leaves(
     reference: dict[str, Any],
     path: str,
     depth: int,
-    differences: list[tuple[str, Any, Any]],
-    equal_paths: list[str] | None,
+    leaves: _Leaves,
 ) -> int:
     """Compare two objects leaf by leaf as ``_nested.Walk`` does for plain options, recording
-    the differing leaves (and the equal ones, when listed); return the number of leaves."""
+    what differs (and what is equal, when listed) in ``leaves``; return the number of leaves."""
     if depth >= MAX_DEPTH - 1:
         raise _NotPlain
+    equal_paths = leaves.equal_paths
     count = len(output)  # one leaf per key, corrected below for the objects followed
     extra = 0  # keys of output missing from reference
     reference_get = reference.get
@@ -153,7 +169,7 @@ def _compare_leaves(
                     extra += 1
                     expected = _EMPTY
                 count += -1 + _compare_leaves(
-                    actual, expected, child_path(path, key), depth + 1, differences, equal_paths
+                    actual, expected, child_path(path, key), depth + 1, leaves
                 )
                 continue
             if isinstance(expected, Mapping) and type(expected) is not dict:
@@ -173,7 +189,7 @@ def _compare_leaves(
         else:
             equal = json_equal(actual, expected)
         if not equal:
-            differences.append((child_path(path, key), actual, expected))
+            leaves.differ(child_path(path, key), actual, expected)
         elif equal_paths is not None:
             equal_paths.append(child_path(path, key))
     if len(output) - extra != len(reference):  # keys of reference missing from output
@@ -181,14 +197,12 @@ def _compare_leaves(
             if key in output:
                 continue
             if type(expected) is dict and expected:
-                count += _compare_leaves(
-                    _EMPTY, expected, child_path(path, key), depth + 1, differences, equal_paths
-                )
+                count += _compare_leaves(_EMPTY, expected, child_path(path, key), depth + 1, leaves)
             elif isinstance(expected, Mapping) and type(expected) is not dict:
                 raise _NotPlain
             else:
                 count += 1
-                differences.append((child_path(path, key), MISSING, expected))
+                leaves.differ(child_path(path, key), MISSING, expected)
     return count
 
 
@@ -229,30 +243,45 @@ def differing_keys(
 
 
 def _per_key(
-    output: dict[str, Any], reference: dict[str, Any], keys: list[str]
-) -> list[EvaluatorResult]:
+    output: dict[str, Any], reference: dict[str, Any], keys: list[str], tentative: bool = False
+) -> list[EvaluatorResult] | None:
+    """One result per key of ``keys`` (sorted; all in ``output``, ``MISSING`` where absent),
+    or None when ``tentative`` and some key is not in ``reference``."""
     results: list[EvaluatorResult] = []
     append = results.append
-    output_get, reference_get = output.get, reference.get
+    reference_get = reference.get
+    new_passing = _PASSING.copy  # a copy and one store cost less than a 4-key dict display
     for key in keys:
-        actual, expected = output_get(key, MISSING), reference_get(key, MISSING)
+        actual, expected = output[key], reference_get(key, MISSING)
         if actual is expected:  # the tests of differing_keys, inlined in this hot loop
             equal = True
         elif type(actual) is type(expected) and type(actual) in EXACT_TYPES:
             equal = actual == expected
+        elif actual is MISSING or expected is MISSING:
+            if tentative:
+                return None
+            equal = False
         else:
-            equal = (
-                actual is not MISSING and expected is not MISSING and json_equal(actual, expected)
-            )
+            equal = json_equal(actual, expected)
         if equal:
-            append({"key": KEY_PREFIX + key, "score": 1, "comment": None, "metadata": None})
+            result = new_passing()
+            result["key"] = KEY_PREFIX + key
+            append(result)
         else:
             append(_failing_result(key, actual, expected))
     return results
 
 
+_PASSING: EvaluatorResult = {"key": "", "score": 1, "comment": None, "metadata": None}
+"""What a key scored 1 gets; copied, never handed out."""
+
+
 def _failing_result(key: str, actual: Any, expected: Any) -> EvaluatorResult:
-    comment, mismatch = value_difference(key, actual, expected, 0)
+    if actual is MISSING or expected is MISSING:
+        comment, mismatch = value_difference(key, actual, expected, 0)
+    else:  # value_difference's common case, without its options: a hot path of aggregator None
+        comment = _expected_got(key, expected, actual)
+        mismatch = {"path": key, "expected": expected, "actual": actual, "score": 0}
     return {
         "key": KEY_PREFIX + key,
         "score": 0,
@@ -262,32 +291,38 @@ def _failing_result(key: str, actual: Any, expected: Any) -> EvaluatorResult:
 
 
 def _aggregated(
-    aggregator: str, count: int, differences: list[tuple[str, Any, Any]]
+    aggregator: str,
+    count: int,
+    differing: list[str],
+    actual_of: Callable[[str, Any], Any],
+    expected_of: Callable[[str, Any], Any],
 ) -> EvaluatorResult:
-    """The one result of ``aggregator`` over ``count`` keys, of which ``differences`` (key,
-    actual, expected) are not equal."""
+    """The one result of ``aggregator`` over ``count`` keys, of which the sorted ``differing``
+    are not equal; ``actual_of`` and ``expected_of`` are the ``get`` of both sides."""
+    count_differing = len(differing)
     score: float | int
     if aggregator == "average":
-        score = (count - len(differences)) / count if count else 1.0
+        score = (count - count_differing) / count if count else 1.0
     else:
-        score = 0 if differences else 1
-    if not differences:
+        score = 0 if differing else 1
+    if not differing:
         return {"key": KEY_PREFIX + aggregator, "score": score, "comment": None, "metadata": None}
-    differences.sort(key=_first)
     # What Explanation does, inlined: this is the hottest path of an aggregated evaluator.
     shown: list[str] = []
     mismatches: list[dict[str, Any]] = []
-    for key, actual, expected in differences[:MAX_METADATA_MISMATCHES]:
+    for key in differing[:MAX_METADATA_MISMATCHES]:
         with_text = len(shown) < MAX_COMMENT_MISMATCHES
-        text, mismatch = value_difference(key, actual, expected, 0, None, None, with_text)
+        text, mismatch = value_difference(
+            key, actual_of(key, MISSING), expected_of(key, MISSING), 0, None, None, with_text
+        )
         mismatches.append(mismatch)
         if with_text:
             shown.append(text)
-    if len(differences) > MAX_COMMENT_MISMATCHES:
-        shown.append(f"… and {len(differences) - MAX_COMMENT_MISMATCHES} more")
+    if count_differing > MAX_COMMENT_MISMATCHES:
+        shown.append(f"… and {count_differing - MAX_COMMENT_MISMATCHES} more")
     metadata: dict[str, Any] = {"mismatches": mismatches, "alignment": None}
-    if len(differences) > MAX_METADATA_MISMATCHES:
-        metadata["mismatches_omitted"] = len(differences) - MAX_METADATA_MISMATCHES
+    if count_differing > MAX_METADATA_MISMATCHES:
+        metadata["mismatches_omitted"] = count_differing - MAX_METADATA_MISMATCHES
     return {
         "key": KEY_PREFIX + aggregator,
         "score": score,
@@ -404,7 +439,7 @@ def value_difference(
         }  # fmt: skip
     else:
         if with_text:
-            text = f"{key}{where}: expected {render(expected)}, got {render(actual)}"
+            text = _expected_got(f"{key}{where}" if where else key, expected, actual)
             if type(score) is float and 0 < score < 1:
                 text += f" (partial credit {score:.2f})"
         mismatch = {"path": key, "expected": expected, "actual": actual, "score": score}
@@ -412,3 +447,7 @@ def value_difference(
         mismatch["outputs"] = output_at
         mismatch["reference_outputs"] = reference_at
     return text, mismatch
+
+
+def _expected_got(subject: str, expected: Any, actual: Any) -> str:
+    return f"{subject}: expected {render(expected)}, got {render(actual)}"
