@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from openevals.types import EvaluatorResult
 
-from matchevals._evaluator import EvaluatorRun
+from matchevals._evaluator import EvaluatorRun, langsmith_active
 from matchevals._values import json_equal
 from matchevals.graph_trajectory._result import KEY, ResultsCheck, judge, read_results_score
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
@@ -172,6 +172,8 @@ async def _acompute(
 def _evaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
+    if not langsmith_active():
+        return _compute(options, outputs, reference_outputs)
     return _MATCH_RUN.call(
         partial(_compute, options, outputs, reference_outputs),
         outputs=outputs,
@@ -182,6 +184,8 @@ def _evaluate(
 async def _aevaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
+    if not langsmith_active():
+        return await _acompute(options, outputs, reference_outputs)
     return await _MATCH_RUN.acall(
         partial(_acompute, options, outputs, reference_outputs),
         outputs=outputs,
