@@ -68,7 +68,7 @@ def score_objects(
     try:
         if aggregator is None:
             if len(output) == len(reference):  # most likely the same keys: no set to build
-                results = _per_key(output, reference, sorted(output), tentative=True)
+                results = _per_key(output, reference, sorted(output), True)
                 if results is not None:
                     return results
             keys = output.keys() | reference.keys()
@@ -251,24 +251,24 @@ def _per_key(
     append = results.append
     reference_get = reference.get
     new_passing = _PASSING.copy  # a copy and one store cost less than a 4-key dict display
+    prefix, missing = KEY_PREFIX, MISSING
     for key in keys:
-        actual, expected = output[key], reference_get(key, MISSING)
-        if actual is expected:  # the tests of differing_keys, inlined in this hot loop
-            equal = True
-        elif type(actual) is type(expected) and type(actual) in EXACT_TYPES:
-            equal = actual == expected
-        elif actual is MISSING or expected is MISSING:
-            if tentative:
-                return None
-            equal = False
-        else:
-            equal = json_equal(actual, expected)
-        if equal:
-            result = new_passing()
-            result["key"] = KEY_PREFIX + key
-            append(result)
-        else:
-            append(_failing_result(key, actual, expected))
+        actual, expected = output[key], reference_get(key, missing)
+        if actual is not expected:  # the tests of differing_keys, inlined in this hot loop
+            if type(actual) is type(expected) and type(actual) in EXACT_TYPES:
+                equal = actual == expected
+            elif actual is missing or expected is missing:
+                if tentative:
+                    return None
+                equal = False
+            else:
+                equal = json_equal(actual, expected)
+            if not equal:
+                append(_failing_result(key, actual, expected))
+                continue
+        result = new_passing()
+        result["key"] = prefix + key
+        append(result)
     return results
 
 
