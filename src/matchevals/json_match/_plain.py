@@ -57,6 +57,10 @@ MISSING: Any = _Missing()
 """A key absent from one side (or ``null`` with ``none_is_missing=True``)."""
 
 
+_PASSING: EvaluatorResult = {"key": "", "score": 1, "comment": None, "metadata": None}
+"""What a key scored 1 gets; copied, never handed out."""
+
+
 def score_objects(
     output: dict[str, Any], reference: dict[str, Any], aggregator: str | None
 ) -> list[EvaluatorResult] | None:
@@ -270,10 +274,6 @@ def _per_key(
         result["key"] = prefix + key
         append(result)
     return results
-
-
-_PASSING: EvaluatorResult = {"key": "", "score": 1, "comment": None, "metadata": None}
-"""What a key scored 1 gets; copied, never handed out."""
 
 
 def _failing_result(key: str, actual: Any, expected: Any) -> EvaluatorResult:
