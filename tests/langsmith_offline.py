@@ -1,5 +1,6 @@
 """Running LangSmith fully offline in tests: a client that never connects, a local trace, and a
-stand-in for a ``@pytest.mark.langsmith`` test that captures what ``langsmith.testing`` receives."""
+stand-in for a tracked ``@pytest.mark.langsmith`` test that captures what ``langsmith.testing``
+receives."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from langsmith import Client, traceable
 from langsmith import testing as ls_testing
 from langsmith.run_helpers import tracing_context
 from langsmith.run_trees import RunTree
-from langsmith.testing._internal import _TEST_CASE
 
 
 def offline_client() -> Client:
@@ -35,12 +35,11 @@ def run_traced(call: Callable[[], Any]) -> RunTree:
 
 @contextlib.contextmanager
 def langsmith_test_case(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
-    """Act as if inside a ``@pytest.mark.langsmith`` test; capture what langsmith.testing gets."""
+    """Act as if inside a tracked ``@pytest.mark.langsmith`` test, through public names only:
+    tracing is on (locally, offline), ``trace_feedback`` accepts the call and ``log_feedback``
+    records what it receives. (A real tracked test needs the LangSmith service.)"""
     received: list[dict[str, Any]] = []
     monkeypatch.setattr(ls_testing, "log_feedback", lambda **kwargs: received.append(kwargs))
     monkeypatch.setattr(ls_testing, "trace_feedback", lambda **_: contextlib.nullcontext())
-    token = _TEST_CASE.set(object())  # type: ignore[arg-type]
-    try:
+    with tracing_context(enabled="local", client=offline_client()):
         yield received
-    finally:
-        _TEST_CASE.reset(token)

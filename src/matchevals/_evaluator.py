@@ -9,24 +9,15 @@ inside a LangSmith pytest test each result is also logged as feedback, as openev
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Awaitable, Callable, Mapping
-from types import ModuleType
 from typing import Any, TypedDict, TypeVar
 
 from langsmith import testing as ls_testing
 from langsmith import traceable
-from langsmith.testing._internal import _TEST_CASE
 from langsmith.utils import get_env_var, tracing_is_enabled
 from typing_extensions import NotRequired
-
-_ls_context: ModuleType | None
-try:  # Reading the context variables directly saves ~2 µs per call over tracing_is_enabled().
-    from langsmith._internal import _context as _ls_context
-
-    _TRACING_ENABLED_VAR = getattr(_ls_context, "_TRACING_ENABLED")  # noqa: B009
-    _PARENT_RUN_TREE_REF = getattr(_ls_context, "_PARENT_RUN_TREE_REF")  # noqa: B009
-except (ImportError, AttributeError):  # pragma: no cover - depends on the langsmith version
-    _ls_context = None
 
 __all__ = ["AsyncEvaluator", "Evaluator", "EvaluatorResult", "EvaluatorRun", "langsmith_active"]
 
@@ -49,33 +40,68 @@ Result = TypeVar("Result")
 FRAMEWORK = "matchevals"
 
 
-def _tracing_active() -> bool:
-    """The same decision as ``langsmith.utils.tracing_is_enabled``, in a fraction of its time."""
-    if _ls_context is None:  # pragma: no cover - fallback for an unknown langsmith layout
-        return bool(tracing_is_enabled())
-    enabled = _TRACING_ENABLED_VAR.get()
-    if enabled is not None:
-        return bool(enabled)
-    run_tree_ref = _PARENT_RUN_TREE_REF.get()  # get_current_run_tree(), without the call
-    if run_tree_ref is not None and run_tree_ref() is not None:
-        return True
-    global_enabled = _ls_context._GLOBAL_TRACING_ENABLED
-    if global_enabled is not None:
-        return bool(global_enabled)
-    from_env = get_env_var("TRACING_V2")  # positional: langsmith's cached lookup, cheapest form
-    return (from_env if from_env is not None else get_env_var("TRACING")) == "true"
+def tracing_check(context_module: str = "langsmith._internal._context") -> Callable[[], bool]:
+    """A function deciding what ``langsmith.utils.tracing_is_enabled()`` decides, cheaply.
 
+    The one use of a private langsmith name in matchevals, guarded: ``tracing_is_enabled()`` costs
+    ~3 µs, more than a whole evaluator call on a small dict, while reading the context variables
+    it reads costs ~0.3 µs. Those live in a private module; when it or its names are missing or
+    not context variables (another langsmith layout), the public ``tracing_is_enabled`` is used.
 
-def langsmith_active() -> bool:
-    """Whether a call must go through :meth:`EvaluatorRun.call` (tracing on, or inside a
-    ``@pytest.mark.langsmith`` test); when False, evaluators may compute directly.
-
-    >>> import langsmith
-    >>> with langsmith.tracing_context(enabled=True):
-    ...     langsmith_active()
+    >>> tracing_check("no.such.module") is _public_tracing_check
     True
     """
-    return _TEST_CASE.get() is not None or _tracing_active()
+    try:
+        context = importlib.import_module(context_module)
+        enabled_var = getattr(context, "_TRACING_ENABLED")  # noqa: B009
+        parent_var = getattr(context, "_PARENT_RUN_TREE_REF")  # noqa: B009
+        getattr(context, "_GLOBAL_TRACING_ENABLED")  # noqa: B009
+        enabled_var.get(), parent_var.get()
+    except (ImportError, AttributeError, TypeError, LookupError):
+        return _public_tracing_check
+
+    def check() -> bool:
+        enabled = enabled_var.get()
+        if enabled is not None:
+            return bool(enabled)
+        run_tree_ref = parent_var.get()  # get_current_run_tree(), without the call
+        if run_tree_ref is not None and run_tree_ref() is not None:
+            return True
+        global_enabled = context._GLOBAL_TRACING_ENABLED
+        if global_enabled is not None:
+            return bool(global_enabled)
+        from_env = get_env_var("TRACING_V2")  # positional: langsmith's cached lookup
+        return (from_env if from_env is not None else get_env_var("TRACING")) == "true"
+
+    return check
+
+
+def _public_tracing_check() -> bool:
+    return bool(tracing_is_enabled())
+
+
+langsmith_active = tracing_check()
+"""Whether a call must go through :meth:`EvaluatorRun.call` (tracing is on, which it also is
+inside a tracked ``@pytest.mark.langsmith`` test); when False, evaluators may compute directly.
+
+>>> import langsmith
+>>> with langsmith.tracing_context(enabled=True):
+...     langsmith_active()
+True
+"""
+
+
+def _enter_test_feedback(scope: contextlib.ExitStack, name: str) -> bool:
+    """Enter ``langsmith.testing.trace_feedback`` when inside a ``@pytest.mark.langsmith`` test.
+
+    langsmith has no public "is a test running" check; ``trace_feedback`` refuses with a
+    ValueError outside such a test, so that refusal is the answer (only asked while tracing).
+    """
+    try:
+        scope.enter_context(ls_testing.trace_feedback(name=name))
+    except ValueError:
+        return False
+    return True
 
 
 def _drop_compute(inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,27 +143,25 @@ class EvaluatorRun:
 
     def call(self, compute: Callable[[], Result], **traced_inputs: Any) -> Result:
         """Return ``compute()``, traced and logged as feedback when LangSmith asks for it."""
-        if _TEST_CASE.get() is not None:
-            with ls_testing.trace_feedback(name=self.run_name):
-                results: Result = self._traced(compute, **traced_inputs)
+        if not langsmith_active():
+            return compute()
+        with contextlib.ExitStack() as scope:
+            in_test = _enter_test_feedback(scope, self.run_name)
+            results: Result = self._traced(compute, **traced_inputs)
+            if in_test:
                 self._log_feedback(results)
-            return results
-        if _tracing_active():
-            traced: Result = self._traced(compute, **traced_inputs)
-            return traced
-        return compute()
+        return results
 
     async def acall(self, compute: Callable[[], Awaitable[Result]], **traced_inputs: Any) -> Result:
         """The async twin of :meth:`call`: the same decisions, awaiting ``compute()``."""
-        if _TEST_CASE.get() is not None:
-            with ls_testing.trace_feedback(name=self.run_name):
-                results: Result = await self._atraced(compute, **traced_inputs)
+        if not langsmith_active():
+            return await compute()
+        with contextlib.ExitStack() as scope:
+            in_test = _enter_test_feedback(scope, self.run_name)
+            results: Result = await self._atraced(compute, **traced_inputs)
+            if in_test:
                 self._log_feedback(results)
-            return results
-        if _tracing_active():
-            traced: Result = await self._atraced(compute, **traced_inputs)
-            return traced
-        return await compute()
+        return results
 
     @staticmethod
     def _log_feedback(results: Any) -> None:

@@ -30,7 +30,8 @@ Two things:
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Mapping
+import reprlib
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from types import TracebackType
 from typing import Any
 
@@ -69,18 +70,34 @@ def _explanation(named: list[tuple[str, Mapping[str, Any]]]) -> list[str]:
     return lines
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_assertrepr_compare(
     config: pytest.Config, op: str, left: Any, right: Any
-) -> list[str] | None:
-    """Explain a comparison in which one side is an EvaluatorResult or a list of them."""
+) -> Generator[None, list[Iterable[str]], list[Iterable[str]]]:
+    """Explain a comparison in which one side is an EvaluatorResult or a list of them.
+
+    A hook wrapper: pytest's own explanation (and any other plugin's) is computed as usual, and
+    the evaluator's explanation goes right after its summary line, so pytest's truncation of long
+    comparisons (without ``-vv``) keeps it.
+    """
+    explanations = yield
     named = [*_results_in("left", left), *_results_in("right", right)]
     if not named:
-        return None
-    from _pytest.assertion.util import assertrepr_compare
+        return explanations
+    lines: list[Iterable[str]] = [list(found) for found in explanations]
+    first = next((index for index, found in enumerate(lines) if found), None)
+    if first is None:
+        return [[_summary(left, op, right), *_explanation(named)]]
+    summary, *details = lines[first]  # pytest shows the first non-empty explanation
+    lines[first] = [summary, *_explanation(named), *details]
+    return lines
 
-    default = assertrepr_compare(config, op, left, right) or [f"{left!r} {op} {right!r}"]
-    # The explanation goes first: pytest truncates long comparison output without -vv.
-    return [default[0], *_explanation(named), *default[1:]]
+
+def _summary(left: Any, op: str, right: Any) -> str:
+    shorten = reprlib.Repr()
+    shorten.maxstring = shorten.maxother = 60
+    shorten.maxlevel = 2
+    return f"{shorten.repr(left)} {op} {shorten.repr(right)}"
 
 
 def _innermost(tb: TracebackType | None) -> Any:
@@ -97,7 +114,12 @@ def _annotate(error: AssertionError) -> None:
     message = str(error.args[0]) if error.args else ""
     if HEADING in message:
         return
-    named = [pair for name, value in frame.f_locals.items() for pair in _results_in(name, value)]
+    named = [
+        pair
+        for name, value in frame.f_locals.items()
+        if not name.startswith("@")  # pytest's assertion-rewriting temporaries
+        for pair in _results_in(name, value)
+    ]
     if named:
         text = "\n".join(_explanation(named))
         error.args = (f"{message}\n\n{text}" if message else text, *error.args[1:])

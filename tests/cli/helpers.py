@@ -42,3 +42,9 @@ def write_jsonl(path: Path, values: list[Any], *, raw: dict[int, str] | None = N
 def no_traceback(completed: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in completed.stderr, completed.stderr
     assert "Traceback" not in completed.stdout, completed.stdout
+
+
+def as_json(completed: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """The summary of a ``--format json`` run."""
+    summary: dict[str, Any] = json.loads(completed.stdout)["summary"]
+    return summary

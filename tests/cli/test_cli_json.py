@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from matchevals.cli import main
-from tests.cli.helpers import no_traceback, run, write_jsonl
+from tests.cli.helpers import as_json, no_traceback, run, write_jsonl
 
 PEOPLE = [{"name": "Ann", "age": 30}, {"name": "Bob", "age": 40}, {"name": "Cy", "age": 5}]
 ANSWERS = [{"name": "Ann", "age": 30}, {"name": "Bob", "age": 41}, {"name": "Cy", "age": 5}]
@@ -25,11 +25,6 @@ def summary_of(capsys: pytest.CaptureFixture[str], *args: object) -> dict[str, o
     capsys.readouterr()
     main([*map(str, args), "--format", "json"])
     summary: dict[str, object] = json.loads(capsys.readouterr().out)["summary"]
-    return summary
-
-
-def as_json(completed: object) -> dict[str, object]:
-    summary: dict[str, object] = json.loads(completed.stdout)["summary"]  # type: ignore[attr-defined]
     return summary
 
 
@@ -110,9 +105,12 @@ def test_fail_under_is_a_ci_gate(files: tuple[Path, Path], bar: str, status: int
 
 def test_fail_under_with_nothing_scored_fails(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
-    empty.write_text("\n")
+    empty.write_text("")
     assert run("json", empty, empty, "--fail-under", "0").returncode == 1
     assert main(["json", str(empty), str(empty)]) == 0
+    empty.write_text("\n")  # one blank line is one invalid example, not an empty file
+    assert main(["json", str(empty), str(empty), "--skip-invalid", "--fail-under", "0"]) == 1
+    assert main(["json", str(empty), str(empty)]) == 2
 
 
 def test_id_key_pairs_by_id_and_is_not_scored(tmp_path: Path) -> None:
@@ -149,8 +147,13 @@ def test_id_key_problems_name_file_and_line(tmp_path: Path) -> None:
         (f"{outputs}:2", "has no 'id'"),
         (f"{outputs}:3", "no reference with id 'zz'"),
         (f"{outputs}:4", "duplicate id 'a' in the outputs"),
-        (f"{references}:2", "no output with id 'b'"),
+        (
+            f"{references}:2",
+            "no output with id 'b' (not counted again: it may be one of the output lines "
+            "whose id could not be read)",
+        ),
     ]
+    assert summary["invalid"] == 4  # out.jsonl:2 has no id: it may be the output of 'b'
 
 
 def test_malformed_lines_are_reported_counted_and_the_rest_is_scored(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@
 The repository is cloned with ``git clone`` and the working tree's uncommitted changes are
 copied over it (so the test checks what is about to be committed, and stays meaningful before
 and after a commit; nothing in the original checkout is written). The clone is installed into a
-venv created with ``--system-site-packages`` so no dependency has to be downloaded; the system's
-own editable install is never touched. The second command runs the test suite: to keep this
-test near 30 s (and not recurse into itself) ``PYTEST_ADDOPTS`` narrows that run to
-``SMOKE_TESTS``; the command itself is run exactly as the README writes it.
+new venv that sees the packages of the environment running the tests (``--system-site-packages``,
+plus a ``.pth`` line when that environment is itself a venv, as in CI), so no dependency has to
+be downloaded; that environment's own editable install is never touched. The second command
+runs the test suite: to keep this test near 30 s (and not recurse into itself)
+``PYTEST_ADDOPTS`` narrows that run to ``SMOKE_TESTS``; the command itself is run exactly as
+the README writes it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -50,6 +53,15 @@ def copy_working_changes(clone: Path) -> None:
         (clone / name).unlink(missing_ok=True)
 
 
+def see_this_environment(venv: Path) -> None:
+    """Let ``venv`` import what the running environment has installed, if that is a venv too
+    (``--system-site-packages`` only reaches the base interpreter's packages)."""
+    if sys.prefix == sys.base_prefix:
+        return
+    (target,) = (venv / "lib").glob("python*/site-packages")
+    (target / "_running_environment.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+
+
 def shell(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["bash", "-ec", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=240
@@ -66,6 +78,7 @@ def test_readme_commands_work_on_a_fresh_clone(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=60
     )
+    see_this_environment(venv)
     env = {
         **os.environ,
         "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",

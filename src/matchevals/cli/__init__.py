@@ -27,6 +27,7 @@ from typing import IO, Any, cast
 from matchevals import __version__
 from matchevals.cli._flags import add_factory_flags, given_options
 from matchevals.cli._read import (
+    Counts,
     Example,
     InputError,
     Problem,
@@ -160,16 +161,16 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     return parser, names
 
 
-def _pairs(args: argparse.Namespace, kind: Kind) -> Iterator[Example | Problem]:
+def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Example | Problem]:
     outputs_path, references_path = Path(args.outputs), Path(args.references)
     outputs = read_records(outputs_path)
     if args.id_key:
-        return pair_by_id(outputs, references_path, args.id_key)
+        return pair_by_id(outputs, references_path, args.id_key, counts)
     if kind == "graph" and references_path.suffix.lower() == ".json":
         reference = load_single(references_path)
         if not isinstance(reference, list):
-            return pair_with_one(outputs, reference)
-    return pair_by_position(outputs, read_records(references_path))
+            return pair_with_one(outputs, reference, counts)
+    return pair_by_position(outputs, read_records(references_path), counts)
 
 
 def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:
@@ -292,10 +293,11 @@ def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
         print(f"matchevals {kind}: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     summary = Summary(kind, worst_count=max(0, args.worst))
+    summary.files = (args.outputs, args.references)
     show_problems = args.format != "table" or args.output is not None
     progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
     with _destination(args.output) as (out, color):
-        items = score_all(_pairs(args, kind), kind, options, args.workers)
+        items = score_all(_pairs(args, kind, summary.counts), kind, options, args.workers)
         for item in _with_progress(items, progress):
             summary.add(item)
             if args.format == "jsonl":
@@ -303,6 +305,8 @@ def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
             if isinstance(item, Problem) and show_problems:
                 _report_problem(item, len(summary.problems))
         _render(summary, args, out, color)
+    if show_problems and summary.count_warning():
+        print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
     if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
         extra = len(summary.problems) - MAX_STDERR_PROBLEMS
         print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)

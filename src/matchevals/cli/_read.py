@@ -1,9 +1,10 @@
 """Reading examples: streamed from JSONL, paired by position or by an id key, problems kept.
 
 A ``.jsonl`` file is read one line at a time and never held whole; a ``.json`` file holds one
-value (one example) or a list of examples and is loaded at once. A line that is not valid JSON,
-an example without a usable id, or an example missing its partner becomes a :class:`Problem`
-naming the file and line; the other examples are still paired and scored.
+value (one example) or a list of examples and is loaded at once. Every line of a JSONL file is
+one example and keeps its position: a line that is blank or not valid JSON, an example without a
+usable id, or an example missing its partner becomes a :class:`Problem` naming the file and line,
+in the place of that example; the other examples are still paired and scored as they should be.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "Counts",
     "Example",
     "InputError",
     "Problem",
@@ -46,10 +48,15 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something that could not be scored, with where it came from."""
+    """An example that could not be scored, with where it came from.
+
+    ``counted`` is False for the second report of one broken example: a reference left without
+    its output when an output line that could not be read may have been that output.
+    """
 
     where: str
     message: str
+    counted: bool = True
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -64,6 +71,17 @@ class Example:
     where: str
     outputs: Any
     reference: Any
+
+
+@dataclass(slots=True)
+class Counts:
+    """How many examples (valid or not) each side held, as far as it was read.
+
+    ``references`` stays None when one reference serves every output.
+    """
+
+    outputs: int = 0
+    references: int | None = 0
 
 
 def _is_jsonl(path: Path) -> bool:
@@ -88,9 +106,10 @@ def _load_document(path: Path) -> Any:
 
 
 def read_records(path: Path) -> Iterator[Record | Problem]:
-    """Each example of a file in order; invalid JSONL lines come out as problems.
+    """Each example of a file in order; invalid JSONL lines (blank ones too) come out as problems.
 
-    Blank lines are skipped (they are not examples).
+    A blank line is not skipped: skipping it would pair every later line of one file with the
+    wrong line of the other.
     """
     _check(path)
     if not _is_jsonl(path):
@@ -109,9 +128,10 @@ def read_records(path: Path) -> Iterator[Record | Problem]:
         offset = 0
         for number, line in enumerate(handle, start=1):
             start, offset = offset, offset + len(line)
-            if not line.strip():
-                continue
             where = f"{path}:{number}"
+            if not line.strip():
+                yield Problem(where, "blank line (each line of a JSONL file is one example)")
+                continue
             try:
                 yield Record(where, json.loads(line), start)
             except UnicodeDecodeError:
@@ -127,21 +147,42 @@ def load_single(path: Path) -> Any:
 
 
 def pair_by_position(
-    outputs: Iterator[Record | Problem], references: Iterator[Record | Problem]
+    outputs: Iterator[Record | Problem],
+    references: Iterator[Record | Problem],
+    counts: Counts | None = None,
 ) -> Iterator[Example | Problem]:
-    """The n-th output with the n-th reference; a side left over is a problem per example."""
+    """The n-th output with the n-th reference: each position is one example, valid or not.
+
+    An invalid line makes its position one problem (its partner is named, not scored); a side
+    left over is one problem per extra example.
+    """
+    counts = counts if counts is not None else Counts()
     index = 0
-    for output, reference in zip_longest(outputs, references):
-        if isinstance(output, Problem) or isinstance(reference, Problem):
-            yield from (p for p in (output, reference) if isinstance(p, Problem))
-        elif reference is None:
-            assert output is not None
-            yield Problem(output.where, "no partner: the references ran out")
-        elif output is None:
-            yield Problem(reference.where, "no partner: the outputs ran out")
+    for position, (output, reference) in enumerate(zip_longest(outputs, references)):
+        counts.outputs += output is not None
+        counts.references = (counts.references or 0) + (reference is not None)
+        if output is None or reference is None:
+            present = output if output is not None else reference
+            assert present is not None
+            if isinstance(present, Problem):
+                yield present
+            else:
+                side = "references" if output is not None else "outputs"
+                yield Problem(present.where, f"no partner: the {side} ran out")
+        elif isinstance(output, Problem) or isinstance(reference, Problem):
+            yield _invalid_pair(output, reference)
         else:
-            yield Example(index, index, f"{output.where}", output.value, reference.value)
+            yield Example(index, position, output.where, output.value, reference.value)
             index += 1
+
+
+def _invalid_pair(output: Record | Problem, reference: Record | Problem) -> Problem:
+    """One problem for one position, whichever of its two lines are invalid."""
+    if isinstance(output, Problem) and isinstance(reference, Problem):
+        return Problem(output.where, f"{output.message}; and {reference}")
+    bad, partner = (output, reference) if isinstance(output, Problem) else (reference, output)
+    assert isinstance(bad, Problem)
+    return Problem(bad.where, f"{bad.message} (so {partner.where} is not scored)")
 
 
 def _id_of(record: Record, key: str) -> tuple[Any, Problem | None]:
@@ -161,22 +202,32 @@ def _without(value: Mapping[str, Any], key: str) -> dict[str, Any]:
 
 
 def pair_by_id(
-    outputs: Iterator[Record | Problem], references_path: Path, key: str
+    outputs: Iterator[Record | Problem],
+    references_path: Path,
+    key: str,
+    counts: Counts | None = None,
 ) -> Iterator[Example | Problem]:
     """Pair each output with the reference holding the same ``key`` value (removed from both).
 
     References are indexed first: for JSONL only the byte offset of each line is kept, and a
     reference is parsed again when its output arrives, so memory grows with the number of ids,
-    not with the size of the examples.
+    not with the size of the examples. One broken example is counted once: an output without a
+    reference while some reference lines had no readable id (or the other way round) is still
+    reported, but not counted again as long as those unreadable lines could be its partners.
     """
+    counts = counts if counts is not None else Counts()
     index_: dict[Any, Record] = {}
     problems: list[Problem] = []
+    unreadable = _Unreadable()
     for record in read_records(references_path):
+        counts.references = (counts.references or 0) + 1
         if isinstance(record, Problem):
+            unreadable.count += 1
             problems.append(record)
             continue
         ident, problem = _id_of(record, key)
         if problem is not None:
+            unreadable.count += 1
             problems.append(problem)
         elif ident in index_:
             problems.append(
@@ -187,7 +238,21 @@ def pair_by_id(
             index_[ident] = Record(record.where, keep, record.offset)
     yield from problems
     with _reloader(references_path) as load:
-        yield from _match_ids(outputs, index_, load, key)
+        yield from _match_ids(outputs, index_, load, key, counts, unreadable)
+
+
+class _Unreadable:
+    """Lines of one side whose id is unknown: each may be the partner of one orphan of the other."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def orphan(self, where: str, message: str, side: str) -> Problem:
+        if self.count <= 0:
+            return Problem(where, message)
+        self.count -= 1
+        note = f" (not counted again: it may be one of the {side} lines whose id could not be read)"
+        return Problem(where, message + note, counted=False)
 
 
 def _match_ids(
@@ -195,20 +260,27 @@ def _match_ids(
     index_: dict[Any, Record],
     load: Callable[[Record], Any],
     key: str,
+    counts: Counts,
+    unreadable_references: _Unreadable,
 ) -> Iterator[Example | Problem]:
     used: set[Any] = set()
+    unreadable_outputs = _Unreadable()
     index = 0
     for output in outputs:
+        counts.outputs += 1
         if isinstance(output, Problem):
+            unreadable_outputs.count += 1
             yield output
             continue
         ident, problem = _id_of(output, key)
         if problem is not None:
+            unreadable_outputs.count += 1
             yield problem
             continue
         reference = index_.get(ident)
         if reference is None:
-            yield Problem(output.where, f"no reference with {key} {ident!r}")
+            message = f"no reference with {key} {ident!r}"
+            yield unreadable_references.orphan(output.where, message, "reference")
             continue
         if ident in used:
             yield Problem(output.where, f"duplicate {key} {ident!r} in the outputs")
@@ -219,7 +291,8 @@ def _match_ids(
         index += 1
     for ident, reference in index_.items():
         if ident not in used:
-            yield Problem(reference.where, f"no output with {key} {ident!r}")
+            message = f"no output with {key} {ident!r}"
+            yield unreadable_outputs.orphan(reference.where, message, "output")
 
 
 @contextlib.contextmanager
@@ -238,11 +311,14 @@ def _reloader(path: Path) -> Iterator[Callable[[Record], Any]]:
 
 
 def pair_with_one(
-    outputs: Iterator[Record | Problem], reference: Any
+    outputs: Iterator[Record | Problem], reference: Any, counts: Counts | None = None
 ) -> Iterator[Example | Problem]:
     """Every output against the same reference."""
+    counts = counts if counts is not None else Counts()
+    counts.references = None
     index = 0
     for output in outputs:
+        counts.outputs += 1
         if isinstance(output, Problem):
             yield output
             continue

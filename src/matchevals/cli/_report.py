@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from matchevals.cli._read import Problem
+from matchevals.cli._read import Counts, Problem
 from matchevals.cli._run import Kind, Scored
 
 __all__ = [
@@ -54,10 +54,14 @@ class Summary:
     per_key: dict[str, _Mean] = field(default_factory=dict)
     _worst: list[tuple[float, int, Scored]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    invalid: int = 0
+    counts: Counts = field(default_factory=Counts)
+    files: tuple[str, str] = ("outputs", "references")
 
     def add(self, item: Scored | Problem) -> None:
         if isinstance(item, Problem):
             self.problems.append(item)
+            self.invalid += item.counted
             return
         self.scored += 1
         self._sum += item.score
@@ -81,6 +85,16 @@ class Summary:
                 for position, verdict in enumerate(run.get("verdicts") or ()):
                     yield f"superstep {position}", float(verdict == "match")
 
+    def count_warning(self) -> str | None:
+        """Said before anything else when the two files hold different numbers of examples."""
+        outputs, references = self.counts.outputs, self.counts.references
+        if references is None or outputs == references:
+            return None
+        return (
+            f"the files hold different numbers of examples: {self.files[0]} {outputs}, "
+            f"{self.files[1]} {references}"
+        )
+
     @property
     def mean(self) -> float | None:
         """The mean example score, None when nothing was scored."""
@@ -103,9 +117,15 @@ class Summary:
         ]
 
     def as_dict(self) -> dict[str, Any]:
+        warning = self.count_warning()
+        per_file = {self.files[0]: self.counts.outputs}
+        if self.counts.references is not None:
+            per_file[self.files[1]] = self.counts.references
         return {
+            "warnings": [warning] if warning else [],
             "examples_scored": self.scored,
-            "invalid": len(self.problems),
+            "invalid": self.invalid,
+            "examples_per_file": per_file,
             "mean_score": self.mean,
             "per_key": {
                 key: {"mean": mean, "count": count} for key, mean, count in self.key_rows()
@@ -167,10 +187,12 @@ def render_markdown(
     if fail_under is not None:
         passed = summary.mean is not None and summary.mean >= fail_under
         verdict = f" — {'passed' if passed else 'FAILED'} (fail-under {fail_under:g})"
+    warning = summary.count_warning()
     lines = [
         f"### {title}{verdict}",
         "",
-        f"**{summary.scored}** examples scored, **{len(summary.problems)}** invalid, "
+        *([f"> **Warning:** {_md(warning)}", ""] if warning else []),
+        f"**{summary.scored}** examples scored, **{summary.invalid}** invalid, "
         f"mean score **{_fmt(summary.mean)}**",
         "",
         "| key | mean | count |",
@@ -200,9 +222,12 @@ def render_table(
     from rich.text import Text
 
     console = Console(file=out, force_terminal=color, no_color=not color, width=110)
+    warning = summary.count_warning()
+    if warning:
+        console.print(Text(f"warning: {warning}", style="bold yellow"), soft_wrap=True)
     headline = (
         f"[bold]{title}[/bold]: {summary.scored} examples scored, "
-        f"{len(summary.problems)} invalid, mean score [bold]{_fmt(summary.mean)}[/bold]"
+        f"{summary.invalid} invalid, mean score [bold]{_fmt(summary.mean)}[/bold]"
     )
     if fail_under is not None:
         passed = summary.mean is not None and summary.mean >= fail_under
@@ -230,7 +255,7 @@ def render_table(
             worst.add_row(Text(item.where), _fmt(item.score), Text(_why(item)))
         console.print(worst)
     if summary.problems:
-        console.print(f"[bold]invalid input[/bold] ({len(summary.problems)}):")
+        console.print(f"[bold]invalid input[/bold] ({summary.invalid} examples):")
         for problem in summary.problems[:MAX_PROBLEM_ROWS]:
             console.print(f"  {problem}", markup=False, highlight=False)
         if len(summary.problems) > MAX_PROBLEM_ROWS:

@@ -146,11 +146,41 @@ def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
     return pairs
 
 
+PSEUDO_NODES = frozenset({"__start__", "__end__", "__interrupt__"})
+AGENTEVALS_HELP = (
+    "matchevals runs hold one invocation each, as supersteps: convert it with "
+    "matchevals.graph_trajectory.from_agentevals_trajectory, or score it as agentevals does "
+    "with matchevals.graph_trajectory.strict.graph_trajectory_strict_match"
+)
+
+
+def _refuse_agentevals(value: Mapping[Any, Any], path: str) -> None:
+    """agentevals' GraphTrajectory has the same keys with another meaning: never guess."""
+    if "outputs" in value and isinstance(value["outputs"], Mapping):
+        raise TypeError(
+            f"{path} looks like agentevals' thread trajectory ({{'inputs': ..., 'outputs': "
+            f"{{'results': ..., 'steps': ...}}}}, from extract_langgraph_trajectory_from_thread); "
+            f"{AGENTEVALS_HELP}"
+        )
+    inputs, results = value.get("inputs"), value.get("results")
+    if isinstance(inputs, _SEQUENCES) or isinstance(results, _SEQUENCES):
+        which = "inputs" if isinstance(inputs, _SEQUENCES) else "results"
+        raise TypeError(
+            f"{path} looks like agentevals' GraphTrajectory ({path}.{which} is a list, one entry "
+            "per invocation, and each entry of its steps is one invocation's flat node list, not "
+            f"a superstep); {AGENTEVALS_HELP}"
+        )
+
+
 def _trajectory(value: object, path: str) -> tuple[Any, Any]:
     if type(value) is dict:
         steps = value.get("steps")
-        if type(steps) is list:
-            return steps, value.get("results")
+        if type(steps) is list and "outputs" not in value:
+            results = value.get("results")
+            if type(results) is not list and type(value.get("inputs")) is not list:
+                return steps, results
+    if isinstance(value, Mapping):
+        _refuse_agentevals(value, path)
     if value is None:
         raise ValueError(f"{path} is None; expected a graph trajectory dict")
     if not isinstance(value, Mapping):
@@ -185,10 +215,11 @@ def _check_names(supersteps: Sequence[Any], path: str) -> None:
     """Every node name in ``path.steps`` is a str: ``str.join`` checks that at C speed, else we
     find the culprit."""
     try:
-        "".join(map("".join, supersteps))
-        return
+        joined = "".join(map("".join, supersteps))
     except TypeError:
-        pass
+        joined = None
+    if joined is not None and "__" not in joined:  # no pseudo-node can be among them
+        return
     for index, superstep in enumerate(supersteps):
         _check_nodes(superstep, f"{path}.steps[{index}]")
 
@@ -197,6 +228,12 @@ def _check_nodes(nodes: Sequence[object], path: str) -> None:
     for index, name in enumerate(nodes):
         if not isinstance(name, str):
             raise TypeError(f"{path}[{index}] is {describe(name)}, expected a node name (str)")
+        if name.rpartition(":")[2] in PSEUDO_NODES:
+            raise TypeError(
+                f"{path}[{index}] is {name!r}, a LangGraph pseudo-node that agentevals' flat "
+                "trajectories list; matchevals runs list only the nodes that ran, so this "
+                f"looks like agentevals' format; {AGENTEVALS_HELP}"
+            )
 
 
 def _check_reference(value: object, path: str) -> Reference:

@@ -1,0 +1,77 @@
+"""The pytest plugin under the installed pytest, driven through ``pytester``: every supported
+assertion form about failing results shows the evaluator's explanation and no plugin error."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+SOURCE = """
+from matchevals.json_match import create_json_match_evaluator
+
+evaluate = create_json_match_evaluator(aggregator="average")
+PASSING = {"key": "json_match:average", "score": 1, "comment": None, "metadata": None}
+
+
+def failing():
+    outputs = {"city": "Paris", "zip": 1}
+    return evaluate(outputs=outputs, reference_outputs={"city": "Rome", "zip": 1})
+
+
+def test_equal_result():
+    result = failing()[0]
+    assert result == PASSING
+
+
+def test_equal_list_of_results():
+    results = failing()
+    assert results == [PASSING]
+
+
+def test_at_least():
+    result = failing()[0]
+    assert result["score"] >= 0.9
+
+
+def test_result_in_list():
+    results = failing()
+    assert PASSING in results
+
+
+def test_not():
+    results = failing()
+    assert not [r for r in results if r["score"] < 1]
+"""
+
+FORMS = {  # each test, and the start of pytest's own account of its assertion
+    "test_equal_result": ("assert {'key': 'json...nment': None}} == {'key'", "left"),
+    "test_equal_list_of_results": ("assert [{'key': 'jso", "left[0]"),
+    "test_at_least": ("assert 0.5 >= 0.9", "result"),
+    "test_result_in_list": ("assert {'comment': None, 'key'", "right[0]"),
+    "test_not": ("assert not [{'key': 'json_match:average', 'score': 0.5", "results[0]"),
+}
+
+
+def section(output: str, test: str) -> str:
+    start = output.index(f"_ {test} _")
+    end = output.find("\n____", start + 1)
+    return output[start : end if end > 0 else None]
+
+
+def test_each_assertion_form_is_explained_without_plugin_errors(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_forms=SOURCE)
+    run = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    run.assert_outcomes(failed=len(FORMS))
+    output = run.stdout.str()
+    for error in ("TypeError", "INTERNALERROR", "Traceback (most recent call last)"):
+        assert error not in output + run.stderr.str()
+    for test, (assertion, name) in FORMS.items():
+        text = section(output, test)
+        assert assertion in text, test  # pytest's own account of the assertion is kept
+        assert text.count("matchevals explains:") == 1, test
+        assert f"{name}: json_match:average = 0.5" in text, test
+        assert ["E", "city", '"Rome"', '"Paris"'] in [line.split() for line in text.splitlines()]
+    # pytest's own diff still follows the explanation in == comparisons
+    assert "Omitting 1 identical items" in section(output, "test_equal_result")
+    assert "At index 0 diff:" in section(output, "test_equal_list_of_results")
