@@ -7,6 +7,7 @@ Every builder takes ``checkpointer`` and ``is_async`` (async nodes for ``ainvoke
 from __future__ import annotations
 
 import asyncio
+import itertools
 import operator
 import threading
 import time
@@ -370,6 +371,132 @@ def subgraph_in_node(checkpointer: Any = None, is_async: bool = False, hidden: b
     g.add_edge(START, "pre")
     g.add_edge("pre", "call")
     g.add_edge("call", "post")
+    return g.compile(checkpointer=checkpointer)
+
+
+# --- interrupts around subgraphs ---------------------------------------------------------------
+
+
+def chain(
+    names: str, is_async: bool, checkpointer: Any = None, ask: str = "", **compile_kwargs: Any
+) -> Any:
+    """START → n1 → n2 → …; the node named ``ask`` calls ``interrupt()``."""
+    g = StateGraph(State)
+    order = names.split()
+    for name in order:
+        g.add_node(name, node(asker(name) if name == ask else logger(name), is_async))
+    g.add_edge(START, order[0])
+    for a, b in itertools.pairwise(order):
+        g.add_edge(a, b)
+    return g.compile(checkpointer=checkpointer, **compile_kwargs)
+
+
+def beside(
+    inner: Any,
+    checkpointer: Any = None,
+    is_async: bool = False,
+    ask: str = "",
+    **compile_kwargs: Any,
+) -> Any:
+    """START → {inner (a subgraph), o1} → o2; the node named ``ask`` calls ``interrupt()``."""
+    g = StateGraph(State)
+    g.add_node("inner", inner)
+    for name in ("o1", "o2"):
+        g.add_node(name, node(asker(name) if name == ask else logger(name), is_async))
+    g.add_edge(START, "inner")
+    g.add_edge(START, "o1")
+    g.add_edge(["inner", "o1"], "o2")
+    return g.compile(checkpointer=checkpointer, **compile_kwargs)
+
+
+def nested_breakpoint(checkpointer: Any = None, is_async: bool = False, sub: Any = None) -> Any:
+    """mid → post, mid = m1 → inner → m2, inner = x → y with a static breakpoint before y."""
+    mid = StateGraph(State)
+    add_nodes(mid, "m1 m2", is_async)
+    mid.add_node("inner", chain("x y", is_async, sub, interrupt_before=["y"]))
+    mid.add_edge(START, "m1")
+    mid.add_edge("m1", "inner")
+    mid.add_edge("inner", "m2")
+    g = StateGraph(State)
+    g.add_node("mid", mid.compile(checkpointer=sub))
+    add_nodes(g, "post", is_async)
+    g.add_edge(START, "mid")
+    g.add_edge("mid", "post")
+    return g.compile(checkpointer=checkpointer)
+
+
+def side_by_side(checkpointer: Any = None, is_async: bool = False, sub: Any = None) -> Any:
+    """{s1, s2} → o2; s1 = x → y with a breakpoint before y, s2 = p → q where p interrupts."""
+    g = StateGraph(State)
+    g.add_node("s1", chain("x y", is_async, sub, interrupt_before=["y"]))
+    g.add_node("s2", chain("p q", is_async, sub, ask="p"))
+    add_nodes(g, "o2", is_async)
+    g.add_edge(START, "s1")
+    g.add_edge(START, "s2")
+    g.add_edge(["s1", "s2"], "o2")
+    return g.compile(checkpointer=checkpointer)
+
+
+def send_to_breakpoint(checkpointer: Any = None, is_async: bool = False, sub: Any = None) -> Any:
+    """plan → Send("sub") ×2, sub = x → y with a breakpoint before y; then reduce."""
+    inner = StateGraph(Item, output_schema=Out)
+    add_nodes(inner, "x y", is_async)
+    inner.add_edge(START, "x")
+    inner.add_edge("x", "y")
+    g = StateGraph(Out)
+    add_nodes(g, "plan reduce", is_async)
+    g.add_node("sub", inner.compile(checkpointer=sub, interrupt_before=["y"]))
+    g.add_edge(START, "plan")
+    g.add_conditional_edges("plan", lambda s: [Send("sub", {"item": i}) for i in range(2)], ["sub"])
+    g.add_edge("sub", "reduce")
+    return g.compile(checkpointer=checkpointer)
+
+
+def own_history_branches(checkpointer: Any = None, is_async: bool = False) -> Any:
+    """inner → o1, inner = i1 → a on the first call, i1 → b later (checkpointer=True: one history).
+
+    The subgraph keeps its state across calls on a thread, so its log grows and picks the path.
+    """
+    inner = StateGraph(State)
+    add_nodes(inner, "i1 a b", is_async)
+    inner.add_edge(START, "i1")
+    inner.add_conditional_edges("i1", lambda s: "a" if len(s["log"]) < 3 else "b", ["a", "b"])
+    g = StateGraph(State)
+    g.add_node("inner", inner.compile(checkpointer=True))
+    add_nodes(g, "o1", is_async)
+    g.add_edge(START, "inner")
+    g.add_edge("inner", "o1")
+    return g.compile(checkpointer=checkpointer)
+
+
+def handoff(checkpointer: Any = None, is_async: bool = False) -> Any:
+    """{inner, o1}, inner = i1 → h, where h hands off to the parent's o2 (Command.PARENT)."""
+
+    def h(state: State) -> Command[Any]:
+        return Command(graph=Command.PARENT, goto="o2", update={"log": ["h"]})
+
+    inner = StateGraph(State)
+    add_nodes(inner, "i1", is_async)
+    inner.add_node("h", node(h, is_async))
+    inner.add_edge(START, "i1")
+    inner.add_edge("i1", "h")
+    g = StateGraph(State)
+    g.add_node("inner", inner.compile(), destinations=("o2",))
+    add_nodes(g, "o1 o2", is_async)
+    g.add_edge(START, "inner")
+    g.add_edge(START, "o1")
+    return g.compile(checkpointer=checkpointer)
+
+
+def parallel_subgraph_asks(checkpointer: Any = None, is_async: bool = False) -> Any:
+    """{s1, s2} → end, s1 = x and s2 = z, where x and z both interrupt."""
+    g = StateGraph(State)
+    g.add_node("s1", chain("x", is_async, ask="x"))
+    g.add_node("s2", chain("z", is_async, ask="z"))
+    add_nodes(g, "end", is_async)
+    g.add_edge(START, "s1")
+    g.add_edge(START, "s2")
+    g.add_edge(["s1", "s2"], "end")
     return g.compile(checkpointer=checkpointer)
 
 

@@ -30,10 +30,11 @@ Conventions
   supersteps right after the parent superstep that ran the subgraph node, one subgraph run after
   the other (sorted by node name, then task path); this also holds for a subgraph invoked inside a
   node function.
-* An interrupted or failed node counts in the superstep where it ran. A resume
-  (``Command(resume=...)``, or ``None`` after a breakpoint or failure) is its own invocation,
-  starting with the superstep that re-runs the interrupted or failed tasks. Retries
-  (``RetryPolicy``) add no superstep and no duplicate.
+* An interrupted or failed node counts in the superstep where it ran (a subgraph node stopped
+  by a breakpoint, interrupt or failure inside it too). A resume (``Command(resume=...)``, or
+  ``None`` after a breakpoint or failure) is its own invocation, starting with the superstep
+  that re-runs the interrupted or failed tasks. Retries (``RetryPolicy``) add no superstep and no
+  duplicate.
 * ``inputs`` is what the invocation was called with (a mapping as a dict, a Pydantic model dumped,
   anything else as ``{"input": value}``; ``None`` for a ``Command`` such as a resume, or a ``None``
   input). ``results`` is the final state, with ``"__interrupt__": [values]`` (the interrupt
@@ -483,7 +484,7 @@ def _task_view(task: Any, hidden: bool, subgraph: list[CheckpointView] | None) -
 
 
 def _checkpoint_view(
-    snapshot: StateSnapshot, tasks: list[TaskView], branched: bool
+    snapshot: StateSnapshot, tasks: list[TaskView], branched: bool, stops: bool
 ) -> CheckpointView:
     metadata: Mapping[str, Any] = snapshot.metadata or {}
     source = metadata.get("source")
@@ -499,15 +500,65 @@ def _checkpoint_view(
         tasks=tasks,
         input_value=normalize_inputs(input_value, is_resume=_is_resume),
         branched=branched,
+        stops=stops,
     )
 
 
-def _hidden_nodes(graph: CompiledGraph) -> set[str]:
-    hidden = {"__start__"}
-    for name, node in getattr(graph, "nodes", {}).items():
-        if HIDDEN_TAG in (getattr(node, "tags", None) or ()):
-            hidden.add(name)
-    return hidden
+class _Level:
+    """What reading one (sub)graph's history needs from its compiled graph.
+
+    ``graph`` is ``None`` for a subgraph ``get_subgraphs()`` does not list: then only
+    ``__start__`` is hidden and no breakpoint is known.
+    """
+
+    def __init__(self, graph: Any) -> None:
+        self.hidden = {"__start__"}
+        for name, node in (getattr(graph, "nodes", None) or {}).items():
+            if HIDDEN_TAG in (getattr(node, "tags", None) or ()):
+                self.hidden.add(name)
+        # static breakpoints compiled into the graph ("*" or node names)
+        self.before: Any = getattr(graph, "interrupt_before_nodes", None) or ()
+        self.after: Any = getattr(graph, "interrupt_after_nodes", None) or ()
+        get_subgraphs = getattr(graph, "get_subgraphs", None)
+        self._subgraphs = dict(get_subgraphs()) if callable(get_subgraphs) else {}
+        self._children: dict[str, _Level] = {}
+
+    def child(self, name: str) -> _Level:
+        """The level of the subgraph run by node ``name``."""
+        if name not in self._children:
+            self._children[name] = _Level(self._subgraphs.get(name))
+        return self._children[name]
+
+    def _breaks(self, nodes: Any, tasks: Sequence[Any]) -> bool:
+        if nodes == "*":
+            return any(t.name not in self.hidden for t in tasks)
+        return any(t.name in nodes for t in tasks)
+
+    def stops(self, snapshot: StateSnapshot, previous: StateSnapshot | None) -> bool:
+        """True if a run stops right after writing ``snapshot`` (``previous``: the one before).
+
+        That is before a superstep with an ``interrupt_before`` node, and after one with an
+        ``interrupt_after`` node (LangGraph stops there unless it is resuming from there).
+        """
+        if self._breaks(self.before, snapshot.tasks):
+            return True
+        source = (snapshot.metadata or {}).get("source")
+        return (
+            previous is not None and source == "loop" and self._breaks(self.after, previous.tasks)
+        )
+
+
+def _written_under(snapshot: StateSnapshot, parent_id: str | None) -> bool:
+    """True if a subgraph's checkpoint was written while ``parent_id``'s superstep ran.
+
+    A subgraph compiled with ``checkpointer=True`` keeps one history across all its runs on the
+    thread; ``metadata["parents"]`` tells which parent checkpoint each of its checkpoints ran
+    under.
+    """
+    if parent_id is None:
+        return True
+    parents = (snapshot.metadata or {}).get("parents")
+    return not isinstance(parents, Mapping) or parent_id in parents.values()
 
 
 def _subgraph_config(task: Any) -> RunnableConfig | None:
@@ -517,33 +568,51 @@ def _subgraph_config(task: Any) -> RunnableConfig | None:
     return None
 
 
-def _views(graph: CompiledGraph, config: RunnableConfig, hidden: set[str]) -> list[CheckpointView]:
+def _chain(
+    snapshots: Sequence[StateSnapshot], head: str | None, parent_id: str | None
+) -> list[tuple[StateSnapshot, bool]]:
+    """The checkpoints to read, oldest first (``parent_id``: a subgraph's, under that one)."""
+    return _linear([s for s in snapshots if _written_under(s, parent_id)], head)
+
+
+def _views(
+    graph: CompiledGraph, level: _Level, config: RunnableConfig, parent_id: str | None = None
+) -> list[CheckpointView]:
     thread, head = _thread_config(config)
-    chain = _linear(list(graph.get_state_history(thread)), head)
     views: list[CheckpointView] = []
-    for snapshot, branched in chain:
+    previous: StateSnapshot | None = None
+    for snapshot, branched in _chain(list(graph.get_state_history(thread)), head, parent_id):
         tasks = []
         for task in snapshot.tasks:
             sub_config = _subgraph_config(task)
-            sub = _views(graph, sub_config, hidden) if sub_config is not None else None
-            tasks.append(_task_view(task, task.name in hidden, sub))
-        views.append(_checkpoint_view(snapshot, tasks, branched))
+            sub = None
+            if sub_config is not None:
+                under = _checkpoint_id(snapshot.config)
+                sub = _views(graph, level.child(task.name), sub_config, under)
+            tasks.append(_task_view(task, task.name in level.hidden, sub))
+        views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
+        previous = snapshot
     return views
 
 
 async def _aviews(
-    graph: CompiledGraph, config: RunnableConfig, hidden: set[str]
+    graph: CompiledGraph, level: _Level, config: RunnableConfig, parent_id: str | None = None
 ) -> list[CheckpointView]:
     thread, head = _thread_config(config)
-    chain = _linear([s async for s in graph.aget_state_history(thread)], head)
+    snapshots = [s async for s in graph.aget_state_history(thread)]
     views: list[CheckpointView] = []
-    for snapshot, branched in chain:
+    previous: StateSnapshot | None = None
+    for snapshot, branched in _chain(snapshots, head, parent_id):
         tasks = []
         for task in snapshot.tasks:
             sub_config = _subgraph_config(task)
-            sub = await _aviews(graph, sub_config, hidden) if sub_config is not None else None
-            tasks.append(_task_view(task, task.name in hidden, sub))
-        views.append(_checkpoint_view(snapshot, tasks, branched))
+            sub = None
+            if sub_config is not None:
+                under = _checkpoint_id(snapshot.config)
+                sub = await _aviews(graph, level.child(task.name), sub_config, under)
+            tasks.append(_task_view(task, task.name in level.hidden, sub))
+        views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
+        previous = snapshot
     return views
 
 
@@ -559,26 +628,37 @@ def extract_graph_run_trajectories(
 
     Boundaries are exact for calls made with :func:`tag_invocation`. Between untagged
     checkpoints they are guessed: a new invocation starts at an ``input``, ``update`` or ``fork``
-    checkpoint and after a superstep that was interrupted or failed. With a ``checkpoint_id`` in
-    ``config`` the branch ending there is read (history is a tree after time travel).
+    checkpoint, at each resume of a superstep that was interrupted or failed, and after a static
+    breakpoint compiled into the graph or a subgraph (``compile(interrupt_before=...,
+    interrupt_after=...)``). A subgraph's own checkpoints tell in which invocations its node ran,
+    so a subgraph node stopped inside (breakpoint, interrupt, failure) counts in each of them, as
+    in live recording. With a ``checkpoint_id`` in ``config`` the branch ending there is read
+    (history is a tree after time travel).
 
     Blind spots (what a checkpoint history cannot tell; record live to avoid them):
 
-    * an invocation that wrote no checkpoint is invisible (e.g. one of two parallel interrupts
-      resumed while the other still waits); the next resume's first superstep then lists every
-      task that was interrupted in that step;
+    * an invocation that wrote no checkpoint, in the graph or any subgraph, is invisible (e.g.
+      one of two parallel interrupts resumed while the other still waits); the next resume's
+      first superstep then lists every task that was interrupted in that step. A subgraph that
+      wrote none in a resume (it interrupted again at once) shows there without its nodes;
+    * a task interrupted in a superstep that was resumed more than once is listed in every
+      resume of it (history does not tell in which one it finished);
     * interrupts and errors keep only their latest value; retries never appear;
-    * untagged, a resume after a static breakpoint (``interrupt_before``/``interrupt_after``) or
-      after ``update_state`` without a new checkpoint source cannot be told from a continuous run;
+    * untagged, a resume after a breakpoint given to the call (``invoke(...,
+      interrupt_before=...)``, which replaces the compiled ones) or after ``update_state``
+      without a new checkpoint source cannot be told from a continuous run;
     * with ``durability="exit"`` only the final checkpoint exists, so supersteps are lost;
-    * a subgraph invoked inside a node function (``get_subgraphs()`` cannot find it) or run
-      without its own checkpoints has no history: its nodes are missing;
+    * a subgraph invoked inside a node function where ``get_subgraphs()`` cannot find it, run
+      without its own checkpoints, or invoked again by the same node (only the first run is
+      reachable) has no history: its nodes are missing;
+    * parallel runs of one subgraph compiled with ``checkpointer=True`` (``Send``) share one
+      history, which cannot tell them apart;
     * ``results`` of an interrupted invocation lacks the writes of the tasks that finished in
       the interrupted superstep (they are pending writes, not yet state);
     * after time travel, an invocation is cut where its branch leaves the one being read;
     * ``inputs`` is the input after LangGraph mapped it onto the input channels.
     """
-    return split_history(_views(graph, config, _hidden_nodes(graph)))
+    return split_history(_views(graph, _Level(graph), config))
 
 
 async def aextract_graph_run_trajectories(
@@ -588,7 +668,7 @@ async def aextract_graph_run_trajectories(
 
     >>> runs = await aextract_graph_run_trajectories(graph, config)  # doctest: +SKIP
     """
-    return split_history(await _aviews(graph, config, _hidden_nodes(graph)))
+    return split_history(await _aviews(graph, _Level(graph), config))
 
 
 # --------------------------------------------------------------------------------------------
