@@ -179,15 +179,19 @@ def extract(inputs: dict[str, Any]) -> dict[str, Any]:
     return {"person": {"name": name, "age": int(age) + (name == "Bob")}, "city": city}
 
 
-def test_structured_output_target_with_json_and_graph_evaluators_together() -> None:
-    people = [("Ann", 30, "Paris", "a"), ("Bob", 40, "Rome", "b"), ("Cy", 5, "Oslo", "c")]
-    data = [
+def people() -> list[Example]:
+    rows = [("Ann", 30, "Paris", "a"), ("Bob", 40, "Rome", "b"), ("Cy", 5, "Oslo", "c")]
+    return [
         example(
             {"text": f"{name} {age}", "topics": [topic]},
             {"person": {"name": name, "age": age}, "city": city},
         )
-        for name, age, city, topic in people
+        for name, age, city, topic in rows
     ]
+
+
+def test_structured_output_target_with_json_and_graph_evaluators_together() -> None:
+    data = people()
 
     def keys_as_supersteps(*, outputs: dict[str, Any], **_: Any) -> dict[str, Any]:
         run = {"inputs": None, "results": None, "steps": [[key] for key in outputs]}
@@ -216,14 +220,7 @@ def test_structured_output_target_with_json_and_graph_evaluators_together() -> N
 
 @offline_aevaluate
 async def test_structured_output_target_with_async_json_evaluators() -> None:
-    people = [("Ann", 30, "Paris", "a"), ("Bob", 40, "Rome", "b"), ("Cy", 5, "Oslo", "c")]
-    data = [
-        example(
-            {"text": f"{name} {age}", "topics": [topic]},
-            {"person": {"name": name, "age": age}, "city": city},
-        )
-        for name, age, city, topic in people
-    ]
+    data = people()
     sync = [create_json_match_evaluator(), create_json_match_evaluator(aggregator="all")]
 
     async def async_extract(inputs: dict[str, Any]) -> dict[str, Any]:
