@@ -589,10 +589,10 @@ def _subgraph_config(task: Any, level: _Level) -> RunnableConfig | None:
 # Where a subgraph's checkpoints must lie to belong to a run of the parent superstep on the
 # branch being read: after the parent checkpoint's earlier child (if any), before the child on
 # the branch. Checkpoint ids increase monotonically (LangGraph's ``Checkpoint.id``).
-Window = tuple[str | None, str | None]
+_Window = tuple[str | None, str | None]
 
 
-def _within(snapshot: StateSnapshot, window: Window | None) -> bool:
+def _within(snapshot: StateSnapshot, window: _Window | None) -> bool:
     if window is None:
         return True
     own_id = _checkpoint_id(snapshot.config)
@@ -608,7 +608,7 @@ def _chain(
     snapshots: Sequence[StateSnapshot],
     head: str | None,
     parent_id: str | None,
-    window: Window | None,
+    window: _Window | None,
 ) -> list[tuple[StateSnapshot, str | None]]:
     """The checkpoints to read, oldest first (``parent_id``: a subgraph's, under that one).
 
@@ -620,9 +620,9 @@ def _chain(
     return _linear(kept, head)
 
 
-def _windows(chain: Sequence[tuple[StateSnapshot, str | None]]) -> list[Window | None]:
+def _windows(chain: Sequence[tuple[StateSnapshot, str | None]]) -> list[_Window | None]:
     """For each checkpoint of ``chain``: where its superstep's run on this branch wrote."""
-    windows: list[Window | None] = []
+    windows: list[_Window | None] = []
     for i in range(len(chain)):
         if i + 1 < len(chain):
             nxt, earlier = chain[i + 1]
@@ -637,7 +637,7 @@ def _views(
     level: _Level,
     config: RunnableConfig,
     parent_id: str | None = None,
-    window: Window | None = None,
+    window: _Window | None = None,
 ) -> list[CheckpointView]:
     thread, head = _thread_config(config)
     chain = _chain(list(graph.get_state_history(thread)), head, parent_id, window)
@@ -663,7 +663,7 @@ async def _aviews(
     level: _Level,
     config: RunnableConfig,
     parent_id: str | None = None,
-    window: Window | None = None,
+    window: _Window | None = None,
 ) -> list[CheckpointView]:
     thread, head = _thread_config(config)
     snapshots = [s async for s in graph.aget_state_history(thread)]
