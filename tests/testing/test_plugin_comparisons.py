@@ -54,9 +54,11 @@ FORMS = {  # each test, a piece of pytest's own account of its assertion, the na
 
 
 def section(output: str, test: str) -> str:
+    """The test's own failure report: up to the next test's header or the next ``===`` section
+    (the short summary, whose width-dependent messages may repeat every explanation)."""
     start = output.index(f"_ {test} _")
-    end = output.find("\n____", start + 1)
-    return output[start : end if end > 0 else None]
+    ends = [output.find(separator, start + 1) for separator in ("\n____", "\n====")]
+    return output[start : min((end for end in ends if end > 0), default=None)]
 
 
 def test_each_assertion_form_is_explained_without_plugin_errors(pytester: pytest.Pytester) -> None:
