@@ -155,6 +155,23 @@ def random_overrides(rng: random.Random) -> dict[str, Any]:
     return {name: rng.choice(forms) for name in TOOL_NAMES if rng.random() < 0.7}
 
 
+def make_call(
+    name: str, args: dict[str, Any], side: str, position: int, text: str | None = None
+) -> ToolCall:
+    """A normalized call, as if read from ``{side}[0].tool_calls[{position}]``."""
+    return ToolCall(name, args, text, 0, (side, 0, "tool_calls", position))
+
+
+def texts_for(rng: random.Random, args: dict[str, Any]) -> str | None:
+    """No text (args given as a dict), the usual JSON text, or another text of equal value."""
+    roll = rng.random()
+    if roll < 0.3:
+        return None
+    if roll < 0.7:
+        return json.dumps(args)
+    return json.dumps(dict(reversed(list(args.items()))), indent=rng.choice([None, 1]))
+
+
 # --------------------------------------------------------------------------------------------
 # Brute-force oracles
 # --------------------------------------------------------------------------------------------

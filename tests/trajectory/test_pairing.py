@@ -35,6 +35,8 @@ from tests.trajectory.helpers import (
     fits_under,
     langchain_call,
     lowercase_query,
+    make_call,
+    texts_for,
     tool,
     user,
 )
@@ -81,10 +83,15 @@ def test_hopcroft_karp_on_a_large_dense_graph_is_perfect() -> None:
 
 
 def _calls(rng: random.Random, count: int, side: str) -> list[ToolCall]:
-    return [
-        ToolCall(rng.choice(TOOL_NAMES[:2]), dict(rng.choice(ARGUMENT_SETS)), 0, f"{side}[{i}]")
-        for i in range(count)
-    ]
+    """Calls of two tools; arguments with or without JSON text (texts of equal values differ
+    at times, so the same-text tier and the value tiers both pair)."""
+    found = []
+    for position in range(count):
+        args = dict(rng.choice(ARGUMENT_SETS))
+        found.append(
+            make_call(rng.choice(TOOL_NAMES[:2]), args, side, position, texts_for(rng, args))
+        )
+    return found
 
 
 RULES: dict[str, Any] = {
@@ -125,12 +132,12 @@ def test_identical_first_for_preorders_equals_the_general_path(mode: str) -> Non
     rng = random.Random(mode)
     for _ in range(500):
         outputs = [
-            ToolCall("search", dict(rng.choice(ARGUMENT_SETS)), 0, f"o{i}")
-            for i in range(rng.randint(0, 8))
+            make_call("search", args, "outputs", i, texts_for(rng, args))
+            for i, args in enumerate(rng.choices(ARGUMENT_SETS, k=rng.randint(0, 8)))
         ]
         references = [
-            ToolCall("search", dict(rng.choice(ARGUMENT_SETS)), 0, f"r{i}")
-            for i in range(rng.randint(0, 8))
+            make_call("search", args, "reference_outputs", i, texts_for(rng, args))
+            for i, args in enumerate(rng.choices(ARGUMENT_SETS, k=rng.randint(0, 8)))
         ]
         general = _pair_general(
             rule, list(range(len(outputs))), list(range(len(references))), outputs, references
@@ -141,8 +148,8 @@ def test_identical_first_for_preorders_equals_the_general_path(mode: str) -> Non
 def test_a_non_transitive_matcher_is_not_paired_identical_first() -> None:
     """Counts within 1: pairing the identical 1s first would leave 2 without a partner."""
     rules = build_rules("exact", {"t": close_counts})
-    outputs = [ToolCall("t", {"n": 1}, 0, "o0"), ToolCall("t", {"n": 2}, 0, "o1")]
-    references = [ToolCall("t", {"n": 1}, 0, "r0"), ToolCall("t", {"n": 0}, 0, "r1")]
+    outputs = [make_call("t", {"n": 1}, "o", 0, '{"n": 1}'), make_call("t", {"n": 2}, "o", 1)]
+    references = [make_call("t", {"n": 1}, "r", 0, '{"n": 1}'), make_call("t", {"n": 0}, "r", 1)]
     assert isinstance(rules.rule_for("t"), MatcherArgs)
     assert maximum_pairing(outputs, references, rules) == [(0, 1), (1, 0)]
 
@@ -155,8 +162,8 @@ def test_a_matcher_is_asked_once_per_distinct_pair_of_argument_values() -> None:
         return output_args["n"] == reference_args["n"]
 
     rules = build_rules("exact", {"t": matcher})
-    outputs = [ToolCall("t", {"n": n}, 0, f"o{i}") for i, n in enumerate([1, 1, 1, 2, 2])]
-    references = [ToolCall("t", {"n": n}, 0, f"r{i}") for i, n in enumerate([2, 1, 2, 1, 1])]
+    outputs = [make_call("t", {"n": n}, "o", i) for i, n in enumerate([1, 1, 1, 2, 2])]
+    references = [make_call("t", {"n": n}, "r", i) for i, n in enumerate([2, 1, 2, 1, 1])]
     assert len(maximum_pairing(outputs, references, rules)) == 5
     assert sorted(asked) == [(1, 1), (1, 2), (2, 1), (2, 2)]
 

@@ -6,8 +6,10 @@ A rule answers ``compatible(output_args, reference_args)`` and, for explanations
 - ``signature`` rules match exactly the calls whose ``signature`` is equal (and not None):
   ``exact`` (the arguments as JSON values), ``ignore`` (nothing), a list of dotted keys (the
   values at those keys, which must be present). Pairing them is counting.
-- ``preorder`` rules (``subset``, ``superset``) are reflexive and transitive: identical
-  arguments may be paired first without losing a better pairing.
+- ``preorder`` rules (``subset``, ``superset``) are transitive and match identical arguments.
+- ``reflexive`` rules (exact, ignore, subset, superset) match identical arguments and are
+  transitive, so identical calls may be paired first without losing a better pairing (a key
+  list is not: identical arguments lacking a key do not match).
 - ``general`` rules (a matcher, a LangSmith-style evaluator, json_match options) promise
   nothing; every candidate pair is asked.
 
@@ -68,6 +70,9 @@ class ArgsRule:
 
     kind: ClassVar[RuleKind]
     description: ClassVar[str]
+    reflexive: ClassVar[bool] = False
+    """Identical arguments always match, and matching is transitive: identical calls may be
+    paired before anything else."""
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
         raise NotImplementedError
@@ -86,6 +91,7 @@ class ExactArgs(ArgsRule):
 
     kind: ClassVar[RuleKind] = "signature"
     description: ClassVar[str] = "exact"
+    reflexive: ClassVar[bool] = True
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
         return json_equal(output_args, reference_args)
@@ -103,6 +109,7 @@ class IgnoreArgs(ArgsRule):
 
     kind: ClassVar[RuleKind] = "signature"
     description: ClassVar[str] = "ignore"
+    reflexive: ClassVar[bool] = True
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
         return True
@@ -120,6 +127,7 @@ class SubsetArgs(ArgsRule):
 
     kind: ClassVar[RuleKind] = "preorder"
     description: ClassVar[str] = "subset"
+    reflexive: ClassVar[bool] = True
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
         return _within(output_args, reference_args)
@@ -138,6 +146,7 @@ class SupersetArgs(ArgsRule):
 
     kind: ClassVar[RuleKind] = "preorder"
     description: ClassVar[str] = "superset"
+    reflexive: ClassVar[bool] = True
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
         return _within(reference_args, output_args)

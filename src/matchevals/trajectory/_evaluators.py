@@ -77,8 +77,9 @@ def _options(
 
 def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
     try:
-        output_messages = read_trajectory(outputs, "outputs")
-        reference_messages = read_trajectory(reference_outputs, "reference_outputs")
+        parsed: dict[str, Any] = {}  # arguments texts on both sides are parsed once
+        output_messages = read_trajectory(outputs, "outputs", parsed)
+        reference_messages = read_trajectory(reference_outputs, "reference_outputs", parsed)
         graded = options.score != "match"
         matching = match_trajectories(
             output_messages,

@@ -23,7 +23,6 @@ from matchevals.trajectory._args import ArgsRules
 from matchevals.trajectory._pairing import Pair, greedy_pairing, maximum_pairing
 from matchevals.trajectory._types import (
     Alignment,
-    Message,
     ToolCall,
     Trajectory,
     TrajectoryMatchMode,
@@ -67,10 +66,6 @@ class Matching:
         return 2 * precision * recall / total if total else 0.0
 
 
-def _calls(trajectory: Trajectory) -> tuple[ToolCall, ...]:
-    return tuple(call for message in trajectory for call in message.tool_calls)
-
-
 def match_trajectories(
     outputs: Trajectory,
     references: Trajectory,
@@ -94,7 +89,7 @@ def match_trajectories(
     """
     if mode == "strict":
         return _strict(outputs, references, rules, alignment, graded)
-    output_calls, reference_calls = _calls(outputs), _calls(references)
+    output_calls, reference_calls = tuple(outputs.calls), tuple(references.calls)
     if alignment == "optimal":
         pairs = maximum_pairing(output_calls, reference_calls, rules)
         covers_references = len(pairs) == len(reference_calls)
@@ -121,19 +116,22 @@ def match_trajectories(
 
 
 def _pair_messages(
-    output: Message, reference: Message, rules: ArgsRules, alignment: Alignment
+    outputs: Sequence[ToolCall],
+    references: Sequence[ToolCall],
+    rules: ArgsRules,
+    alignment: Alignment,
 ) -> list[Pair]:
     """The pairing of two messages' calls, indexed within each message."""
     if alignment == "optimal":
-        return maximum_pairing(output.tool_calls, reference.tool_calls, rules)
-    return greedy_pairing(output.tool_calls, reference.tool_calls, rules, "outputs")
+        return maximum_pairing(outputs, references, rules)
+    return greedy_pairing(outputs, references, rules, "outputs")
 
 
 def _offsets(trajectory: Trajectory) -> list[int]:
     offsets, total = [], 0
-    for message in trajectory:
+    for calls in trajectory.message_calls:
         offsets.append(total)
-        total += len(message.tool_calls)
+        total += len(calls)
     return offsets
 
 
@@ -144,34 +142,39 @@ def _strict(
     alignment: Alignment,
     graded: bool,
 ) -> Matching:
-    verdict = len(outputs) == len(references)
-    shared = min(len(outputs), len(references))
+    output_roles, reference_roles = outputs.roles, references.roles
+    verdict = len(output_roles) == len(reference_roles)
+    shared = min(len(output_roles), len(reference_roles))
     output_offsets, reference_offsets = _offsets(outputs), _offsets(references)
     pairs: list[Pair] = []
     for position in range(shared):
-        output, reference = outputs[position], references[position]
-        if output.role != reference.role:
+        if output_roles[position] != reference_roles[position]:
             verdict = False
             continue
-        count, expected = len(output.tool_calls), len(reference.tool_calls)
+        output_calls = outputs.message_calls[position]
+        reference_calls = references.message_calls[position]
+        count, expected = len(output_calls), len(reference_calls)
         if count != expected:
             verdict = False
         if not count or not expected:
             continue
-        found = _pair_messages(output, reference, rules, alignment)
+        found = _pair_messages(output_calls, reference_calls, rules, alignment)
         if len(found) != expected:
             verdict = False
         first_output, first_reference = output_offsets[position], reference_offsets[position]
         pairs += [(first_output + i, first_reference + j) for i, j in found]
     message_pairs: list[MessagePair] = [(position, position) for position in range(shared)]
-    message_pairs += [(position, None) for position in range(shared, len(outputs))]
-    message_pairs += [(None, position) for position in range(shared, len(references))]
-    output_calls, reference_calls = _calls(outputs), _calls(references)
+    message_pairs += [(position, None) for position in range(shared, len(output_roles))]
+    message_pairs += [(None, position) for position in range(shared, len(reference_roles))]
     if graded and not verdict:
         aligned, pairs = align_messages(outputs, references, rules, alignment)
         message_pairs = list(aligned)
     return Matching(
-        verdict, output_calls, reference_calls, tuple(sorted(pairs)), tuple(message_pairs)
+        verdict,
+        tuple(outputs.calls),
+        tuple(references.calls),
+        tuple(sorted(pairs)),
+        tuple(message_pairs),
     )
 
 
@@ -184,6 +187,8 @@ def align_messages(
     Returns the message pairs (every message once) and the call pairs (trajectory indices).
     """
     rows, columns = len(outputs), len(references)
+    output_roles, reference_roles = outputs.roles, references.roles
+    output_calls, reference_calls = outputs.message_calls, references.message_calls
     within: dict[tuple[int, int], list[Pair]] = {}
     # best[i][j]: (calls paired, messages aligned) for outputs[i:] against references[j:]
     best = [[(0, 0)] * (columns + 1) for _ in range(rows + 1)]
@@ -191,10 +196,10 @@ def align_messages(
         row, below = best[i], best[i + 1]
         for j in range(columns - 1, -1, -1):
             candidate = max(below[j], row[j + 1])
-            if outputs[i].role == references[j].role:
+            if output_roles[i] == reference_roles[j]:
                 gained = 0
-                if outputs[i].tool_calls and references[j].tool_calls:
-                    found = _pair_messages(outputs[i], references[j], rules, alignment)
+                if output_calls[i] and reference_calls[j]:
+                    found = _pair_messages(output_calls[i], reference_calls[j], rules, alignment)
                     within[(i, j)] = found
                     gained = len(found)
                 after = below[j + 1]
@@ -206,7 +211,7 @@ def align_messages(
     i = j = 0
     while i < rows and j < columns:
         here = best[i][j]
-        if outputs[i].role == references[j].role:
+        if output_roles[i] == reference_roles[j]:
             found = within.get((i, j), [])
             after = best[i + 1][j + 1]
             if (after[0] + len(found), after[1] + 1) == here:
@@ -223,8 +228,3 @@ def align_messages(
     message_pairs += [(rest, None) for rest in range(i, rows)]
     message_pairs += [(None, rest) for rest in range(j, columns)]
     return message_pairs, pairs
-
-
-def count_calls(trajectory: Sequence[Message]) -> int:
-    """The number of tool calls in a trajectory."""
-    return sum(len(message.tool_calls) for message in trajectory)

@@ -16,20 +16,22 @@ Accepted, on either side:
   tool without parameters is ``{}``, as LangChain reads it).
 
 Anything else is a TypeError or ValueError naming the message and field, e.g.
-``outputs[3].tool_calls[1].function.arguments is not valid JSON: ...``. Message text is read
-only to find tool calls; it is never compared.
+``outputs[3].tool_calls[1].function.arguments is not valid JSON: ...``: tool calls in a
+message that is not an assistant's, legacy ``function_call`` or LangChain's
+``invalid_tool_calls`` in an assistant message. Message text is read only to find tool calls
+(content blocks of user and assistant messages); it is never compared.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from matchevals.trajectory._json import describe_type, render
-from matchevals.trajectory._types import Message, ToolCall, Trajectory
+from matchevals.trajectory._types import ToolCall, Trajectory
 
-__all__ = ["read_trajectory"]
+__all__ = ["ROLES", "read_trajectory"]
 
 ROLES = {
     "user": "user",
@@ -69,10 +71,17 @@ _CALL_BLOCKS = {  # content block type -> (id key, arguments key)
     "tool_call": ("id", "args"),
 }
 _EXPECTED_MESSAGE = "expected a message: a dict with 'role' (or 'type'), or a LangChain message"
+_DECODER = json.JSONDecoder(strict=False)  # as LangChain reads arguments; built once
+_decode = _DECODER.decode
+_scan: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
-def read_trajectory(value: Any, side: str) -> Trajectory:
+def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None) -> Trajectory:
     """Normalize one side (``side`` is ``"outputs"`` or ``"reference_outputs"``).
+
+    ``parsed`` remembers the arguments parsed from each JSON text, so that texts repeated on
+    both sides of one evaluation (a passing trajectory's usual case) are parsed once; calls
+    with equal texts then share one arguments dict.
 
     >>> (message,) = read_trajectory([{"role": "ai", "tool_calls": [
     ...     {"name": "search", "args": {"q": "x"}}]}], "outputs")
@@ -80,13 +89,61 @@ def read_trajectory(value: Any, side: str) -> Trajectory:
     ('assistant', 'search', {'q': 'x'})
     """
     items, base = _message_list(value, side)
-    messages: list[Message] = []
-    for index, item in enumerate(items):
-        _read_message(item, f"{base}[{index}]", messages)
-    return tuple(messages)
+    read = Trajectory(base)
+    memo: dict[str, Any] = {} if parsed is None else parsed
+    roles = ROLES
+    # The common case inline, appending to the columns directly; everything else (and every
+    # error) goes through _read_dict / _read_object. Content blocks matter only in user and
+    # assistant messages, function_call and invalid_tool_calls only in assistant ones.
+    all_roles, all_calls, sources, calls_of = (
+        read.roles,
+        read.calls,
+        read.sources,
+        read.message_calls,
+    )
+    for source, item in enumerate(items):
+        if type(item) is dict:
+            raw = item.get("role")
+            if raw is None:
+                raw = item.get("type")  # a LangChain dict (a serialized envelope: slow path)
+            role = roles.get(raw) if type(raw) is str else None
+            if role is None:
+                _read_dict(item, read, source, memo)
+                continue
+            tool_calls = item.get("tool_calls")
+            if role == "assistant":
+                if (
+                    type(item.get("content")) is list  # content blocks may hold calls
+                    or item.get("function_call") is not None
+                    or item.get("invalid_tool_calls")
+                ):
+                    _read_dict(item, read, source, memo)
+                    continue
+                if tool_calls:
+                    calls = _calls_from_field(tool_calls, base, source, len(all_roles), memo)
+                    all_roles.append(role)
+                    calls_of.append(calls)
+                    sources.append(source)
+                    all_calls.extend(calls)
+                    continue
+            elif tool_calls or (role == "user" and type(item.get("content")) is list):
+                _read_dict(item, read, source, memo)  # tool results; or refuses the calls
+                continue
+            all_roles.append(role)
+            calls_of.append(())
+            sources.append(source)
+        elif type(item) is dict or isinstance(item, Mapping):
+            _read_dict(item, read, source, memo)
+        elif _is_langchain_message(item):
+            _read_object(item, read, source, memo)
+        else:
+            raise TypeError(f"{base}[{source}] is {_a(item)}; {_EXPECTED_MESSAGE}")
+    return read
 
 
 def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
+    if type(value) is list or isinstance(value, (list, tuple)):
+        return value, side
     if value is None:
         raise TypeError(
             f"{side} is None; expected a list of messages (pass [] for an empty trajectory)"
@@ -104,8 +161,6 @@ def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
             f"{side} is a dict without 'messages' or 'role' (keys: {keys}); expected a list of "
             "messages, a dict with 'messages' (such as a LangGraph state) or one message"
         )
-    if isinstance(value, (list, tuple)):
-        return value, side
     if _is_langchain_message(value):
         return [value], side
     raise TypeError(f"{side} is {_a(value)}; expected a list of messages")
@@ -117,57 +172,86 @@ def _a(value: Any) -> str:
 
 
 def _is_langchain_message(value: Any) -> bool:
+    """A LangChain message, by its attributes: a string ``type`` and a ``content``."""
     return (
-        not isinstance(value, (Mapping, str, bytes))
-        and isinstance(getattr(value, "type", None), str)
+        type(getattr(value, "type", None)) is str
         and hasattr(value, "content")
+        and not isinstance(value, (str, bytes, Mapping))
     )
 
 
-def _read_message(item: Any, at: str, messages: list[Message]) -> None:
-    if isinstance(item, Mapping):
-        fields = _unwrap_envelope(item, at)
-        role = _dict_role(fields, at)
-        function_call = fields.get("function_call")
-        tool_calls = fields.get("tool_calls")
-        invalid = fields.get("invalid_tool_calls")
-        content = fields.get("content")
-        calls_field = f"{at}.tool_calls"
-    elif _is_langchain_message(item):
-        role = _object_role(item, at)
+def _read_dict(
+    item: Mapping[str, Any], read: Trajectory, source: int, memo: dict[str, Any]
+) -> None:
+    base = read.base
+    if item.get("lc") == 1:
+        item = _unwrap_envelope(item, f"{base}[{source}]")
+    raw = item.get("role")
+    if raw is None:
+        raw = item.get("type")
+    role = ROLES.get(raw) if type(raw) is str else None
+    if role is None:
+        role = _dict_role(item, f"{base}[{source}]")
+    if role == "assistant":
+        if item.get("function_call") is not None:
+            _refuse_function_call(f"{base}[{source}]")
+        if item.get("invalid_tool_calls"):
+            _refuse_invalid_calls(item["invalid_tool_calls"], f"{base}[{source}]")
+    _finish(role, item.get("tool_calls"), item.get("content"), read, source, memo)
+
+
+def _read_object(item: Any, read: Trajectory, source: int, memo: dict[str, Any]) -> None:
+    base = read.base
+    role = _object_role(item, f"{base}[{source}]")
+    tool_calls = None
+    if role == "assistant":  # only AI messages have these attributes (asking others is slow)
         kwargs = getattr(item, "additional_kwargs", None)
-        function_call = kwargs.get("function_call") if isinstance(kwargs, Mapping) else None
-        tool_calls = getattr(item, "tool_calls", None)
+        if isinstance(kwargs, Mapping) and kwargs.get("function_call") is not None:
+            _refuse_function_call(f"{base}[{source}]")
         invalid = getattr(item, "invalid_tool_calls", None)
-        content = item.content
-        calls_field = f"{at}.tool_calls"
-    else:
-        raise TypeError(f"{at} is {_a(item)}; {_EXPECTED_MESSAGE}")
-    if function_call is not None:
-        raise ValueError(
-            f"{at}.function_call: legacy OpenAI function calls are not read; "
-            "express the call in tool_calls"
-        )
-    if invalid:
-        _refuse_invalid_calls(invalid, at)
-    index = len(messages)
-    calls, ids = _calls_from_field(tool_calls, calls_field, index)
-    blocks = content if isinstance(content, (list, tuple)) else ()
-    calls = _merge_block_calls(calls, ids, blocks, at, index)
+        if invalid:
+            _refuse_invalid_calls(invalid, f"{base}[{source}]")
+        tool_calls = getattr(item, "tool_calls", None)
+    _finish(role, tool_calls, item.content, read, source, memo)
+
+
+def _finish(
+    role: str,
+    tool_calls: Any,
+    content: Any,
+    read: Trajectory,
+    source: int,
+    memo: dict[str, Any],
+) -> None:
+    base, index = read.base, len(read.roles)
+    calls = _calls_from_field(tool_calls, base, source, index, memo) if tool_calls else ()
+    if role in ("user", "assistant") and (type(content) is list or isinstance(content, tuple)):
+        calls = _merge_block_calls(calls, tool_calls, content, base, source, index, memo)
+        if role == "user" and any(_block_type(block) == "tool_result" for block in content):
+            if calls:
+                _refuse_calls(role, calls[0])
+            _expand_tool_results(content, read, source)
+            return
     if calls and role != "assistant":
-        raise ValueError(
-            f"{calls[0].at}: a {role} message makes no tool calls; only assistant messages do"
-        )
-    if role == "user" and any(_block_type(block) == "tool_result" for block in blocks):
-        _expand_tool_results(blocks, at, messages)
-        return
-    messages.append(Message(role, at, calls))
+        _refuse_calls(role, calls[0])
+    read.add(role, calls, source)
+
+
+def _refuse_calls(role: str, call: ToolCall) -> NoReturn:
+    raise ValueError(f"{call.at}: a {role} message makes no tool calls; only assistant ones do")
+
+
+def _refuse_function_call(at: str) -> NoReturn:
+    raise ValueError(
+        f"{at}.function_call: legacy OpenAI function calls are not read; "
+        "express the call in tool_calls"
+    )
 
 
 def _unwrap_envelope(item: Mapping[str, Any], at: str) -> Mapping[str, Any]:
     """LangChain's serialized form ``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
     "kwargs": {...}}`` as the message dict it stands for."""
-    if item.get("lc") != 1 or item.get("type") != "constructor":
+    if item.get("type") != "constructor":
         return item
     ids, kwargs = item.get("id"), item.get("kwargs")
     kind = _LC_CONSTRUCTOR_TYPES.get(ids[-1]) if isinstance(ids, list) and ids else None
@@ -177,15 +261,14 @@ def _unwrap_envelope(item: Mapping[str, Any], at: str) -> Mapping[str, Any]:
 
 
 def _dict_role(fields: Mapping[str, Any], at: str) -> str:
-    if "role" in fields:
+    """The slow path of reading a role: ChatMessage dicts, and the error for anything else."""
+    if "role" in fields and fields["role"] is not None:
         name, raw = "role", fields["role"]
     elif "type" in fields:
         name, raw = "type", fields["type"]
     else:
         raise ValueError(f"{at} has no 'role' (or 'type'); {_EXPECTED_MESSAGE}")
     if isinstance(raw, str):
-        if raw in _CHAT_TYPES and isinstance(fields.get("role"), str):
-            raw = fields["role"]
         role = ROLES.get(raw)
         if role is not None:
             return role
@@ -195,13 +278,13 @@ def _dict_role(fields: Mapping[str, Any], at: str) -> str:
 
 def _object_role(item: Any, at: str) -> str:
     kind: str = item.type
-    if kind in _CHAT_TYPES:
-        role = getattr(item, "role", None)
-        if isinstance(role, str) and role:
-            return ROLES.get(role, role)
-        raise ValueError(f"{at}.role is {render(role)}; a LangChain ChatMessage needs a role")
     role = ROLES.get(kind)
     if role is None:
+        if kind in _CHAT_TYPES:
+            chat_role = getattr(item, "role", None)
+            if isinstance(chat_role, str) and chat_role:
+                return ROLES.get(chat_role, chat_role)
+            raise ValueError(f"{at}.role is {render(chat_role)}; a ChatMessage needs a role")
         raise ValueError(f"{at} is a LangChain message of type {kind!r}, not one of a trajectory")
     if role == "system":
         kwargs = getattr(item, "additional_kwargs", None)
@@ -210,7 +293,7 @@ def _object_role(item: Any, at: str) -> str:
     return role
 
 
-def _refuse_invalid_calls(invalid: Any, at: str) -> None:
+def _refuse_invalid_calls(invalid: Any, at: str) -> NoReturn:
     first = invalid[0] if isinstance(invalid, (list, tuple)) and invalid else invalid
     detail = ""
     if isinstance(first, Mapping):
@@ -222,38 +305,74 @@ def _refuse_invalid_calls(invalid: Any, at: str) -> None:
 
 
 def _calls_from_field(
-    tool_calls: Any, at: str, message: int
-) -> tuple[tuple[ToolCall, ...], set[Any]]:
-    """The calls of a ``tool_calls`` field and their ids (ids are never compared)."""
-    if tool_calls is None:
-        return (), set()
-    if not isinstance(tool_calls, (list, tuple)):
-        raise TypeError(f"{at} is {_a(tool_calls)}; expected a list of tool calls")
-    calls, ids = [], set()
-    for index, call in enumerate(tool_calls):
-        where = f"{at}[{index}]"
-        if not isinstance(call, Mapping):
-            raise TypeError(f"{where} is {_a(call)}; expected a tool call (a dict)")
-        if "function" in call:  # OpenAI
-            function = call["function"]
-            if not isinstance(function, Mapping):
-                raise TypeError(f"{where}.function is {_a(function)}; expected a dict")
-            name = _name(function.get("name"), f"{where}.function.name")
-            args = _args(function.get("arguments"), f"{where}.function.arguments", empty_ok=True)
-        elif "name" in call:  # LangChain
-            name = _name(call["name"], f"{where}.name")
-            if "args" not in call:
-                raise ValueError(f"{where} has no 'args'; a LangChain tool call needs them")
-            args = _args(call["args"], f"{where}.args", empty_ok=False)
-        else:
-            raise ValueError(
-                f"{where} has neither 'function' (OpenAI) nor 'name' and 'args' (LangChain)"
-            )
-        calls.append(ToolCall(name, args, message, where))
-        call_id = call.get("id")
-        if call_id is not None:
-            ids.add(_id_key(call_id))
-    return tuple(calls), ids
+    tool_calls: Any, base: str, source: int, message: int, memo: dict[str, Any]
+) -> tuple[ToolCall, ...]:
+    """The calls of a ``tool_calls`` field: well-formed OpenAI and LangChain calls inline,
+    anything else (and every error) through :func:`_read_call`."""
+    if type(tool_calls) is not list and not isinstance(tool_calls, tuple):
+        raise TypeError(
+            f"{base}[{source}].tool_calls is {_a(tool_calls)}; expected a list of tool calls"
+        )
+    calls = []
+    for position, call in enumerate(tool_calls):
+        if type(call) is dict:
+            function = call.get("function")
+            if type(function) is dict:  # OpenAI
+                name, arguments = function.get("name"), function.get("arguments")
+                if type(name) is str and name and type(arguments) is str:
+                    args = memo.get(arguments)
+                    if args is not None:
+                        place = (base, source, "tool_calls", position)
+                        calls.append(ToolCall(name, args, arguments, message, place))
+                        continue
+            elif function is None:  # LangChain
+                name, args = call.get("name"), call.get("args")
+                if type(name) is str and name and type(args) is dict:
+                    place = (base, source, "tool_calls", position)
+                    calls.append(ToolCall(name, args, None, message, place))
+                    continue
+        calls.append(_read_call(call, (base, source, "tool_calls", position), message, memo))
+    return tuple(calls)
+
+
+def _read_call(
+    call: Any, place: tuple[str, int, str, int], message: int, memo: dict[str, Any]
+) -> ToolCall:
+    """One entry of ``tool_calls``, checked field by field."""
+    if type(call) is not dict and not isinstance(call, Mapping):
+        raise TypeError(f"{_at(place)} is {_a(call)}; expected a tool call (a dict)")
+    text: str | None
+    function = call.get("function")
+    if function is not None:  # OpenAI
+        if type(function) is not dict and not isinstance(function, Mapping):
+            raise TypeError(f"{_at(place)}.function is {_a(function)}; expected a dict")
+        name = function.get("name")
+        if type(name) is not str or not name:
+            _bad_name(name, f"{_at(place)}.function.name")
+        args, text = _args(function.get("arguments"), place, ".function.arguments", True, memo)
+    else:  # LangChain
+        name = call.get("name")
+        if type(name) is not str or not name:
+            if "name" not in call:
+                raise ValueError(
+                    f"{_at(place)} has neither 'function' (OpenAI) nor 'name' and 'args' "
+                    "(LangChain)"
+                )
+            _bad_name(name, f"{_at(place)}.name")
+        if "args" not in call:
+            raise ValueError(f"{_at(place)} has no 'args'; a LangChain tool call needs them")
+        args, text = _args(call["args"], place, ".args", False, memo)
+    return ToolCall(name, args, text, message, place)
+
+
+def _ids(tool_calls: Any) -> set[Any]:
+    """The ids of a ``tool_calls`` field's calls (already read, so well-formed)."""
+    return {_id_key(call["id"]) for call in tool_calls or () if call.get("id") is not None}
+
+
+def _at(place: tuple[str, int, str, int]) -> str:
+    base, source, field, position = place
+    return f"{base}[{source}].{field}[{position}]"
 
 
 def _id_key(call_id: Any) -> Any:
@@ -265,72 +384,108 @@ def _block_type(block: Any) -> Any:
 
 
 def _merge_block_calls(
-    calls: tuple[ToolCall, ...], ids: set[Any], blocks: Sequence[Any], at: str, message: int
+    calls: tuple[ToolCall, ...],
+    tool_calls: Any,
+    blocks: Sequence[Any],
+    base: str,
+    source: int,
+    message: int,
+    memo: dict[str, Any],
 ) -> tuple[ToolCall, ...]:
     """Add the tool calls written as content blocks, except those repeating a ``tool_calls``
     entry (same id), as LangChain does for Anthropic messages that carry both."""
     found: list[ToolCall] = []
-    for index, block in enumerate(blocks):
+    ids: set[Any] | None = None
+    for position, block in enumerate(blocks):
         kind = _block_type(block)
         if kind not in _CALL_BLOCKS:
             continue
-        where = f"{at}.content[{index}]"
+        if ids is None:
+            ids = _ids(tool_calls) if calls else set()
+        place = (base, source, "content", position)
         id_key, args_key = _CALL_BLOCKS[kind]
         block_id = block.get(id_key)
         if calls and block_id is None:
             raise ValueError(
-                f"{where} is a {kind} block without {id_key!r} next to tool_calls: it cannot "
-                "be told apart from them"
+                f"{_at(place)} is a {kind} block without {id_key!r} next to tool_calls: it "
+                "cannot be told apart from them"
             )
         if block_id is not None and _id_key(block_id) in ids:
             continue
-        name = _name(block.get("name"), f"{where}.name")
+        name = block.get("name")
+        if type(name) is not str or not name:
+            _bad_name(name, f"{_at(place)}.name")
         if args_key not in block:
-            raise ValueError(f"{where} is a {kind} block without {args_key!r}")
-        args = _args(block[args_key], f"{where}.{args_key}", empty_ok=kind == "function_call")
-        found.append(ToolCall(name, args, message, where))
+            raise ValueError(f"{_at(place)} is a {kind} block without {args_key!r}")
+        args, text = _args(block[args_key], place, f".{args_key}", kind == "function_call", memo)
+        found.append(ToolCall(name, args, text, message, place))
     return calls + tuple(found) if found else calls
 
 
-def _expand_tool_results(blocks: Sequence[Any], at: str, messages: list[Message]) -> None:
+def _expand_tool_results(blocks: Sequence[Any], read: Trajectory, source: int) -> None:
     """An Anthropic user message answering tool calls: one tool message per result, then the
     user message itself if anything else is in it."""
     rest = False
-    for index, block in enumerate(blocks):
+    for position, block in enumerate(blocks):
         if _block_type(block) == "tool_result":
-            messages.append(Message("tool", f"{at}.content[{index}]", ()))
+            read.blocks[len(read.roles)] = position
+            read.add("tool", (), source)
         elif block and not (_block_type(block) == "text" and not block.get("text")):
             rest = True
     if rest:
-        messages.append(Message("user", at, ()))
+        read.add("user", (), source)
 
 
-def _name(value: Any, at: str) -> str:
-    if isinstance(value, str) and value:
-        return value
+def _bad_name(value: Any, at: str) -> NoReturn:
     if isinstance(value, str):
         raise ValueError(f"{at} is an empty string; expected the tool's name")
     raise TypeError(f"{at} is {_a(value)}; expected the tool's name (a string)")
 
 
-def _args(value: Any, at: str, *, empty_ok: bool) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
+def _args(
+    value: Any, place: tuple[str, int, str, int], field: str, empty_ok: bool, memo: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """The arguments as a dict, and their JSON text when they came as a string."""
+    if type(value) is str:
+        parsed = memo.get(value)
+        if parsed is None:
+            if not value.strip():
+                if empty_ok:
+                    return {}, value
+                raise ValueError(f"{_at(place)}{field} is an empty string; expected a JSON object")
+            parsed = _parse(value, place, field)
+        if type(parsed) is dict:
+            memo[value] = parsed
+            return parsed, value
+        raise ValueError(f"{_at(place)}{field} is JSON {_a(parsed)}; tool arguments are an object")
+    if type(value) is dict:
+        return value, None
     if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, str):
-        if not value.strip() and empty_ok:
-            return {}
-        try:
-            parsed = json.loads(value, strict=False)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{at} is not valid JSON: {_decode_error(value, error)}") from None
-        if isinstance(parsed, dict):
-            return parsed
-        raise ValueError(f"{at} is JSON {_a(parsed)}; tool arguments are a JSON object")
+        return dict(value), None
+    if isinstance(value, str):  # a str subclass
+        return _args(str(value), place, field, empty_ok, memo)
     if value is None and empty_ok:
-        return {}
-    raise TypeError(f"{at} is {_a(value)}; expected the arguments: a JSON object or string")
+        return {}, None
+    raise TypeError(
+        f"{_at(place)}{field} is {_a(value)}; expected the arguments: a JSON object or string"
+    )
+
+
+def _parse(text: str, place: tuple[str, int, str, int], field: str) -> Any:
+    # The decoder's scanner takes a value starting at 0 at half decode()'s cost; a text it
+    # does not take whole (whitespace around the value, an error) goes through decode().
+    try:
+        value, end = _scan(text, 0)
+        if end == len(text):
+            return value
+    except (StopIteration, json.JSONDecodeError):
+        pass
+    try:
+        return _decode(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{_at(place)}{field} is not valid JSON: {_decode_error(text, error)}"
+        ) from None
 
 
 def _decode_error(text: str, error: json.JSONDecodeError) -> str:

@@ -4,11 +4,16 @@ Two calls can pair when they call the same tool and the tool's rule finds their 
 compatible. :func:`maximum_pairing` finds a largest set of such pairs, so a mode's answer is
 True exactly when a valid pairing exists:
 
-- ``signature`` rules (exact, ignore, key lists): calls pair exactly when their signatures are
-  equal, so counting equal signatures is a maximum pairing;
-- ``preorder`` rules (subset, superset): identical arguments pair first (safe for a reflexive,
-  transitive relation: any maximum pairing can be rearranged to contain such a pair), the rest
-  by the general method;
+- for ``reflexive`` rules (exact, ignore, subset, superset), calls whose arguments came as the
+  same JSON text pair first (safe for a reflexive, transitive relation: any maximum pairing can
+  be rearranged to contain such a pair), without hashing or comparing values;
+- ``ignore`` pairs the rest in order;
+- ``exact`` on a few calls of a tool: first come, first served by equality (an equivalence,
+  for which that is a maximum pairing);
+- ``signature`` rules (exact, key lists): calls pair exactly when their signatures are equal,
+  so counting equal signatures is a maximum pairing;
+- ``preorder`` rules (subset, superset): identical arguments pair first, the rest by the
+  general method;
 - ``general`` rules: each distinct pair of argument values is compared once, then
   Hopcroft–Karp finds a maximum matching of the calls.
 
@@ -46,9 +51,10 @@ def compatible(rule: ArgsRule, output: ToolCall, reference: ToolCall) -> bool:
         raise TypeError(f"comparing {output.at} with {reference.at}: {error}") from None
 
 
-def _by_name(calls: Sequence[ToolCall]) -> dict[str, list[int]]:
+def _by_name(calls: Sequence[ToolCall], indices: Sequence[int]) -> dict[str, list[int]]:
     groups: dict[str, list[int]] = {}
-    for index, call in enumerate(calls):
+    for index in indices:
+        call = calls[index]
         group = groups.get(call.name)
         if group is None:
             groups[call.name] = [index]
@@ -64,26 +70,115 @@ def maximum_pairing(
 
     >>> from matchevals.trajectory._args import build_rules
     >>> from matchevals.trajectory._types import ToolCall
-    >>> calls = lambda *args: [ToolCall("search", a, 0, f"[{i}]") for i, a in enumerate(args)]
+    >>> calls = lambda *args: [
+    ...     ToolCall("search", a, None, 0, ("outputs", 0, "tool_calls", i))
+    ...     for i, a in enumerate(args)]
     >>> outputs = calls({"q": "x"}, {"q": "x", "lang": "en"})
     >>> references = calls({"q": "x", "lang": "en"}, {"q": "x"})
     >>> maximum_pairing(outputs, references, build_rules("subset", None))
     [(0, 1), (1, 0)]
     """
-    reference_groups = _by_name(references)
-    pairs: list[Pair] = []
-    for name, output_indices in _by_name(outputs).items():
-        reference_indices = reference_groups.get(name)
-        if not reference_indices:
-            continue
-        rule = rules.rule_for(name)
-        if rule.kind == "signature":
-            pairs += _pair_signatures(rule, output_indices, reference_indices, outputs, references)
-        elif rule.kind == "preorder":
-            pairs += _pair_preorder(rule, output_indices, reference_indices, outputs, references)
-        else:
-            pairs += _pair_general(rule, output_indices, reference_indices, outputs, references)
+    pairs, output_rest, reference_rest = _pair_same_text(outputs, references, rules)
+    if output_rest and reference_rest:
+        reference_groups = _by_name(references, reference_rest)
+        for name, output_indices in _by_name(outputs, output_rest).items():
+            reference_indices = reference_groups.get(name)
+            if reference_indices:
+                pairs += _pair_group(
+                    rules.rule_for(name), output_indices, reference_indices, outputs, references
+                )
     pairs.sort()
+    return pairs
+
+
+def _pair_same_text(
+    outputs: Sequence[ToolCall], references: Sequence[ToolCall], rules: ArgsRules
+) -> tuple[list[Pair], list[int], list[int]]:
+    """Pair calls of a ``reflexive`` rule's tool whose arguments are the same JSON text; return
+    the pairs and the indices of the calls left.
+
+    Buckets are keyed by the text alone (a string caches its hash) and hold the calls of any
+    tool; a bucket is searched for the first call of the same tool.
+    """
+    reflexive: dict[str, bool] = {}
+    waiting: dict[str, list[int]] = {}
+    reference_rest = []
+    for j, call in enumerate(references):
+        name, text = call.name, call.text
+        usable = reflexive.get(name)
+        if usable is None:
+            usable = reflexive[name] = rules.rule_for(name).reflexive
+        if text is None or not usable:
+            reference_rest.append(j)
+            continue
+        bucket = waiting.get(text)
+        if bucket is None:
+            waiting[text] = [j]
+        else:
+            bucket.append(j)
+    if not waiting:
+        return [], list(range(len(outputs))), reference_rest
+    pairs, output_rest = [], []
+    for i, call in enumerate(outputs):
+        text = call.text
+        bucket = waiting.get(text) if text is not None else None
+        if bucket:
+            name = call.name
+            for place, j in enumerate(bucket):
+                if references[j].name == name:
+                    pairs.append((i, j))
+                    del bucket[place]
+                    break
+            else:
+                output_rest.append(i)
+        else:
+            output_rest.append(i)
+    if len(pairs) + len(reference_rest) < len(references):
+        reference_rest += (j for bucket in waiting.values() for j in bucket)
+        reference_rest.sort()
+    return pairs, output_rest, reference_rest
+
+
+def _pair_group(
+    rule: ArgsRule,
+    output_indices: list[int],
+    reference_indices: list[int],
+    outputs: Sequence[ToolCall],
+    references: Sequence[ToolCall],
+) -> list[Pair]:
+    """A maximum pairing of calls of one tool."""
+    if rule.description == "ignore":
+        return list(zip(output_indices, reference_indices, strict=False))
+    if rule.description == "exact" and len(output_indices) * len(reference_indices) <= _SCAN:
+        # Equality is an equivalence: first come, first served pairs min(count) of every
+        # class of equal arguments, a maximum pairing, without hashing anything.
+        return _first_equal(rule, output_indices, reference_indices, outputs, references)
+    if rule.kind == "signature":
+        return _pair_signatures(rule, output_indices, reference_indices, outputs, references)
+    if rule.kind == "preorder":
+        return _pair_preorder(rule, output_indices, reference_indices, outputs, references)
+    return _pair_general(rule, output_indices, reference_indices, outputs, references)
+
+
+_SCAN = 36  # up to 6 × 6 calls of one tool, comparing is cheaper than hashing both sides
+
+
+def _first_equal(
+    rule: ArgsRule,
+    output_indices: list[int],
+    reference_indices: list[int],
+    outputs: Sequence[ToolCall],
+    references: Sequence[ToolCall],
+) -> list[Pair]:
+    free = list(reference_indices)
+    pairs = []
+    for i in output_indices:
+        output = outputs[i]
+        for place, j in enumerate(free):
+            if compatible(rule, output, references[j]):
+                pairs.append((i, j))
+                del free[place]
+                break
     return pairs
 
 
