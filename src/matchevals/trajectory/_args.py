@@ -221,7 +221,7 @@ class MatcherArgs(ArgsRule):
     function: Callable[..., Any]
     tool: str
     keywords: bool
-    origin: str = "the matcher"
+    origin: str = "the matcher"  # how errors name it: tool_args_match_overrides['search']
     kind: ClassVar[RuleKind] = "general"
     description: ClassVar[str] = "matcher"
 
@@ -232,24 +232,21 @@ class MatcherArgs(ArgsRule):
             else:
                 answer = self.function(output_args, reference_args)
         except Exception as error:
-            raise MatcherFailed(
-                f"{self.origin} for {self.tool!r} raised {type(error).__name__}: {error}"
-            ) from error
+            raise MatcherFailed(f"{self.origin} raised {type(error).__name__}: {error}") from error
         if inspect.isawaitable(answer):
             if inspect.iscoroutine(answer):
                 answer.close()
             raise MatcherFailed(
-                f"{self.origin} for {self.tool!r} returned an awaitable; argument matchers "
-                "must be synchronous"
+                f"{self.origin} returned an awaitable; argument matchers must be synchronous"
             )
         return answer
 
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
-        return _verdict(self._answer(output_args, reference_args), self.origin, self.tool)[0]
+        return _verdict(self._answer(output_args, reference_args), self.origin, self.keywords)[0]
 
     def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
         matched, comments = _verdict(
-            self._answer(output_args, reference_args), self.origin, self.tool
+            self._answer(output_args, reference_args), self.origin, self.keywords
         )
         if matched:
             return []
@@ -257,7 +254,7 @@ class MatcherArgs(ArgsRule):
         return [ArgDifference("", reference_args, output_args, reason)]
 
 
-def _verdict(answer: Any, origin: str, tool: str) -> tuple[bool, list[str]]:
+def _verdict(answer: Any, origin: str, results_expected: bool) -> tuple[bool, list[str]]:
     """``(matched, comments of the failing results)`` from a matcher's answer."""
     if isinstance(answer, bool) or type(answer).__name__ == "bool_":  # numpy booleans too
         return bool(answer), []
@@ -277,7 +274,7 @@ def _verdict(answer: Any, origin: str, tool: str) -> tuple[bool, list[str]]:
                 good = score == 1
             else:
                 raise MatcherFailed(
-                    f"{origin} for {tool!r} gave a result with score {render(score)}; "
+                    f"{origin} gave a result with score {render(score)}; "
                     "expected a bool or a number"
                 )
             if not good:
@@ -286,10 +283,8 @@ def _verdict(answer: Any, origin: str, tool: str) -> tuple[bool, list[str]]:
                 key = result.get("key")
                 comments.append(str(comment) if comment else f"{key} scored {render(score)}")
         return matched, comments
-    raise MatcherFailed(
-        f"{origin} for {tool!r} returned {render(answer)}; expected a bool (or evaluator "
-        "results with scores)"
-    )
+    expected = "a bool, or evaluator results with scores" if results_expected else "a bool"
+    raise MatcherFailed(f"{origin} returned {render(answer)}; expected {expected}")
 
 
 def _leaf_differences(expected: Any, actual: Any, path: str) -> Iterator[ArgDifference]:
@@ -374,7 +369,7 @@ def _override_rule(tool: str, override: Any) -> ArgsRule:
             evaluator = json_match_evaluator(override)
         except (TypeError, ValueError) as error:
             raise type(error)(f"{where}: invalid json_match options: {error}") from None
-        return MatcherArgs(evaluator, tool, keywords=True, origin="the json_match options")
+        return MatcherArgs(evaluator, tool, keywords=True, origin=f"{where} (json_match options)")
     if callable(override):
         if _is_async(override):
             raise TypeError(

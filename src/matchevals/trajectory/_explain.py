@@ -101,6 +101,9 @@ def _arg_problem(output: ToolCall, reference: ToolCall, difference: ArgDifferenc
         entry["kind"] = "matcher"
         entry["reason"] = difference.reason
         return _Problem(f"{head}: {difference.reason}", entry)
+    if expected is MISSING and actual is MISSING:  # a listed key (openevals' key lists)
+        entry["kind"] = "missing_arg"
+        return _Problem(f"{head}: missing from both sides; a listed key must be on both", entry)
     if expected is MISSING:
         entry["kind"] = "extra_arg"
         return _Problem(f"{head}: not in reference_outputs, got {render(actual)}", entry)

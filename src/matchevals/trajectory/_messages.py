@@ -167,6 +167,8 @@ def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
 
 
 def _a(value: Any) -> str:
+    if value is None:
+        return "null"
     name = describe_type(value)
     return ("an " if name[:1] in "aeiou" else "a ") + name
 
