@@ -18,7 +18,9 @@ from langchain_core.messages import (
     HumanMessage,
     SystemMessage,
     ToolMessage,
+    messages_to_dict,
 )
+from openevals.trajectory.match import create_trajectory_match_evaluator as openevals_match
 
 from matchevals.trajectory import create_trajectory_match_evaluator
 from matchevals.trajectory._messages import read_trajectory
@@ -108,6 +110,31 @@ def test_langchain_message_objects_and_their_serialized_envelopes() -> None:
     assert shape(objects) == EXPECTED
     assert shape([dumpd(message) for message in objects]) == EXPECTED
     assert shape(json.loads(json.dumps([dumpd(message) for message in objects]))) == EXPECTED
+
+
+def test_langchain_messages_to_dict_form_is_read_with_its_calls() -> None:
+    """``{"type": "ai", "data": {...}}`` keeps everything under ``data``: reading only the top
+    level would see assistant messages without calls and score different calls as a match
+    (openevals does: True below)."""
+    objects = langchain_objects()
+    stored = json.loads(json.dumps(messages_to_dict(objects)))
+    assert shape(stored) == EXPECTED
+    assert shape({"messages": stored}) == EXPECTED
+    wrong = messages_to_dict(
+        [HumanMessage("hi"), AIMessage("", tool_calls=[langchain_call("search", {"q": "y"})])]
+    )
+    right = messages_to_dict(
+        [HumanMessage("hi"), AIMessage("", tool_calls=[langchain_call("search", {"q": "x"})])]
+    )
+    result = create_trajectory_match_evaluator()(outputs=wrong, reference_outputs=right)
+    assert result["score"] is False
+    assert result["comment"] == (
+        "search args.q (outputs[1].tool_calls[0] vs reference_outputs[1].tool_calls[0]): "
+        'expected "x", got "y"'
+    )
+    assert openevals_match()(outputs=wrong, reference_outputs=right)["score"] is True
+    with pytest.raises(TypeError, match=r"^outputs\[0\]\.data is a str; a LangChain message"):
+        read_trajectory([{"type": "ai", "data": "hello"}], "outputs")
 
 
 def test_other_langchain_message_kinds() -> None:

@@ -133,6 +133,16 @@ def test_strict_compares_roles_position_by_position() -> None:
     )
 
 
+def test_a_role_is_named_with_its_article() -> None:
+    outputs = [user(), assistant(text="hi"), assistant(text="more")]
+    references = [user(), user(), tool()]
+    result = both({"trajectory_match_mode": "strict"}, outputs, references)
+    assert result["comment"] == (
+        "outputs[1] is an assistant message where reference_outputs[1] is a user message; "
+        "outputs[2] is an assistant message where reference_outputs[2] is a tool message"
+    )
+
+
 def test_strict_needs_tool_calls_on_both_sides_or_neither() -> None:
     outputs = [user(), assistant(text="it is sunny")]
     references = [user(), assistant(SF)]

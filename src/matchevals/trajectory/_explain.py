@@ -284,7 +284,8 @@ def _strict_problems(
 
 
 def _a_role(role: str) -> str:
-    return ("an " if role[:1] in "aeiou" else "a ") + role
+    """``an assistant``, ``a user``, ``a tool`` (by the sound of the roles a trajectory has)."""
+    return ("an " if role[:1] in "aeio" else "a ") + role
 
 
 def _comment(problems: Sequence[_Problem]) -> str:

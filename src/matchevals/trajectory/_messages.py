@@ -6,7 +6,8 @@ Accepted, on either side:
   trajectory) or a single message;
 - OpenAI-style dicts (``role``, ``tool_calls: [{"function": {"name", "arguments"}}]``),
   LangChain message dicts (``type``/``role``, ``tool_calls: [{"name", "args"}]``, also inside
-  LangChain's serialized ``{"lc": 1, "type": "constructor", ...}`` envelope) and LangChain
+  LangChain's serialized ``{"lc": 1, "type": "constructor", ...}`` envelope and its
+  ``messages_to_dict`` form ``{"type": "ai", "data": {...}}``) and LangChain
   message objects (recognized by their attributes; langchain is never imported here);
 - tool calls as content blocks: Anthropic ``tool_use`` (``input``), OpenAI Responses
   ``function_call`` (``arguments``) and LangChain ``tool_call`` (``args``), merged with
@@ -106,6 +107,9 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
             raw = item.get("role")
             if raw is None:
                 raw = item.get("type")  # a LangChain dict (a serialized envelope: slow path)
+                if "data" in item:  # LangChain's messages_to_dict form: slow path
+                    _read_dict(item, read, source, memo)
+                    continue
             role = roles.get(raw) if type(raw) is str else None
             if role is None:
                 _read_dict(item, read, source, memo)
@@ -188,6 +192,8 @@ def _read_dict(
     base = read.base
     if item.get("lc") == 1:
         item = _unwrap_envelope(item, f"{base}[{source}]")
+    elif item.get("role") is None and "data" in item and "content" not in item:
+        item = _unwrap_data(item, f"{base}[{source}]")
     raw = item.get("role")
     if raw is None:
         raw = item.get("type")
@@ -260,6 +266,18 @@ def _unwrap_envelope(item: Mapping[str, Any], at: str) -> Mapping[str, Any]:
     if kind is None or not isinstance(kwargs, Mapping):
         raise ValueError(f"{at} is a serialized LangChain object that is not a message: {ids!r}")
     return {**kwargs, "type": kind}
+
+
+def _unwrap_data(item: Mapping[str, Any], at: str) -> Mapping[str, Any]:
+    """LangChain's ``messages_to_dict`` form ``{"type": "ai", "data": {...}}`` as the message
+    dict it stands for (its fields, tool calls included, are all under ``data``)."""
+    data = item["data"]
+    if not isinstance(data, Mapping):
+        raise TypeError(
+            f"{at}.data is {_a(data)}; a LangChain message dict ({{'type': ..., 'data': ...}}) "
+            "holds the message's fields in data"
+        )
+    return {**data, "type": item.get("type", data.get("type"))}
 
 
 def _dict_role(fields: Mapping[str, Any], at: str) -> str:
