@@ -20,7 +20,7 @@ from matchevals.trajectory import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
 )
-from tests.trajectory.helpers import MODES, assistant, openai_call, tool, user
+from tests.trajectory.helpers import MODES, assistant, langchain_call, openai_call, tool, user
 
 
 def weather_run(
@@ -318,3 +318,25 @@ def test_the_evaluator_accepts_and_ignores_inputs_and_other_keywords() -> None:
     result = evaluator(outputs=[], reference_outputs=[], inputs={"question": "q"}, extra=1)
     assert result["score"] is True
     assert evaluator.__name__ == "trajectory_strict_match"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("make", [openai_call, langchain_call])
+def test_the_issues_measured_counterexample(mode: str, make: Any) -> None:
+    """Outputs call search({"q": "x"}) and search({"q": "x", "lang": "en"}) in one message, the
+    reference the same two in the other order, arguments compared as subsets: openevals answers
+    False in every mode; a valid pairing exists, so the answer is True (greedy: openevals')."""
+    narrow, wide = make("search", {"q": "x"}), make("search", {"q": "x", "lang": "en"})
+    outputs, references = [user(), assistant(narrow, wide)], [user(), assistant(wide, narrow)]
+    options: dict[str, Any] = {"trajectory_match_mode": mode, "tool_args_match_mode": "subset"}
+    theirs = openevals_sync(**options)(outputs=outputs, reference_outputs=references)
+    ours = create_trajectory_match_evaluator(**options)(
+        outputs=outputs, reference_outputs=references
+    )
+    greedy = create_trajectory_match_evaluator(**options, alignment="greedy")(
+        outputs=outputs, reference_outputs=references
+    )
+    assert theirs["score"] is False and theirs["comment"] is None
+    assert ours == {**theirs, "score": True}
+    assert greedy["score"] is False
+    assert greedy["metadata"]["optimal_match"] is True
