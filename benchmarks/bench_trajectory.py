@@ -184,10 +184,7 @@ def main() -> int:
             10,
         )
     )
-    print(
-        f"{'workload':<44} {'openevals':>11} {'matchevals':>11} {'ratio':>8} "
-        f"{'target':>7}  met"
-    )
+    print(f"{'workload':<44} {'openevals':>11} {'matchevals':>11} {'ratio':>8} {'target':>7}  met")
     print("-" * 92)
     missed = 0
     for name, options, outputs, references, target in workloads:
