@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.testing.test_pytest_plugin import section
+
 pytest_plugins = ["pytester"]
 
 SOURCE = """
@@ -51,14 +53,6 @@ FORMS = {  # each test, a piece of pytest's own account of its assertion, the na
     "test_result_in_list": ("} in [{'", "right[0]"),
     "test_not": ("assert not [{'", "results[0]"),
 }
-
-
-def section(output: str, test: str) -> str:
-    """The test's own failure report: up to the next test's header or the next ``===`` section
-    (the short summary, whose width-dependent messages may repeat every explanation)."""
-    start = output.index(f"_ {test} _")
-    ends = [output.find(separator, start + 1) for separator in ("\n____", "\n====")]
-    return output[start : min((end for end in ends if end > 0), default=None)]
 
 
 def test_each_assertion_form_is_explained_without_plugin_errors(pytester: pytest.Pytester) -> None:

@@ -87,9 +87,11 @@ def rows(text: str) -> list[list[str]]:
 
 
 def section(output: str, test: str) -> str:
+    """The test's own failure report: up to the next test's header or the next ``===`` section
+    (the short summary, whose messages repeat every explanation when pytest runs under ``CI``)."""
     start = output.index(f"_ {test} _")
-    end = output.find("\n____", start + 1)
-    return output[start : end if end > 0 else None]
+    ends = [output.find(separator, start + 1) for separator in ("\n____", "\n====")]
+    return output[start : min((end for end in ends if end > 0), default=None)]
 
 
 @pytest.fixture(scope="module")
