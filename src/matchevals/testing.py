@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matchevals._evaluator import EvaluatorResult
 from matchevals._explain import (
     groups_from_mismatches,
     json_differences,
     render_differences,
     trajectory_side_by_side,
 )
+from matchevals._types import EvaluatorResult
 
 __all__ = ["assert_graph_trajectory_match", "assert_json_match"]
 

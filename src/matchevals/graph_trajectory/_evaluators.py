@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from openevals.types import EvaluatorResult
-
-from matchevals._evaluator import EvaluatorRun, langsmith_active
+from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._types import EvaluatorResult
 from matchevals._values import json_equal
 from matchevals.graph_trajectory._result import KEY, ResultsCheck, judge, read_results_score
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
@@ -172,9 +171,9 @@ async def _acompute(
 def _evaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return _compute(options, outputs, reference_outputs)
-    return _MATCH_RUN.call(
+    return _MATCH_RUN.traced(
         partial(_compute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
@@ -184,9 +183,9 @@ def _evaluate(
 async def _aevaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return await _acompute(options, outputs, reference_outputs)
-    return await _MATCH_RUN.acall(
+    return await _MATCH_RUN.atraced(
         partial(_acompute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,

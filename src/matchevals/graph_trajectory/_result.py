@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from openevals.types import EvaluatorResult
-
+from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
 from matchevals.graph_trajectory._partial import Alignment, partial_credit
 from matchevals.graph_trajectory._validate import Pair, Step, describe
