@@ -250,3 +250,43 @@ def test_nested_documents_without_lists_take_the_hot_path() -> None:
         ("json_match:f", 1),
     ]
     assert score_nested_objects({"a": [1]}, {"a": [2]}, None) is None  # a list to pair
+
+
+def _outcome(score: Any, outputs: Any, references: Any) -> str:
+    try:
+        return repr(score(outputs, references))
+    except (TypeError, ValueError) as error:
+        return f"{type(error).__name__}: {error}"
+
+
+INPUTS = st.one_of(
+    similar_objects(),
+    st.tuples(VALUES, VALUES),
+    st.tuples(
+        st.lists(st.dictionaries(st.sampled_from(KEYS[:4]), VALUES, max_size=3), max_size=4),
+        st.lists(st.dictionaries(st.sampled_from(KEYS[:4]), VALUES, max_size=3), max_size=4),
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    pair=INPUTS,
+    aggregator=st.sampled_from([None, "average", "all"]),
+    list_aggregator=st.sampled_from(["average", "all"]),
+    nested=st.booleans(),
+)
+def test_the_evaluators_scorer_equals_itself_with_the_fast_path_switched_off(
+    pair: tuple[Any, Any], aggregator: str | None, list_aggregator: str, nested: bool
+) -> None:
+    # What an evaluator built with plain options runs (the fast path, handing some inputs back
+    # to the general path) against the general path alone, on any input: same results, or the
+    # same error.
+    options = JsonMatchOptions(
+        aggregator=aggregator,  # type: ignore[arg-type]
+        list_aggregator=list_aggregator,  # type: ignore[arg-type]
+        nested=nested,
+    )
+    outputs, references = pair
+    fast = _outcome(scorer(options), outputs, references)
+    assert fast == _outcome(scorer(options, fast=False), outputs, references)

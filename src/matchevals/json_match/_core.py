@@ -12,7 +12,8 @@ between the steps; the hot paths of :mod:`._fast` return exactly what :func:`sco
   (:mod:`._leaves`); lists of objects are paired first (:mod:`._pairing`).
 - Lists of plain values are lists of one-key items keyed ``[]`` (whose rules are those of
   ``[*]``), compared as multisets in set modes and by index in ordered mode.
-- Scores are combined by :mod:`._aggregate` and explained by :mod:`._explanation`.
+- The judge's verdicts are filled in by :mod:`._verdicts`; scores are combined by
+  :mod:`._aggregate` and explained by :mod:`._explanation`.
 
 >>> from matchevals.json_match._options import JsonMatchOptions
 >>> prepare({"a": 1}, {"a": 2}, JsonMatchOptions()).items[0].scores
@@ -31,10 +32,11 @@ from matchevals.json_match._aggregate import results
 from matchevals.json_match._evaluation import Evaluation
 from matchevals.json_match._inputs import input_kind, to_json_value
 from matchevals.json_match._keys import key_rules, requests_of, score_keys
-from matchevals.json_match._leaves import resolve, score_documents
+from matchevals.json_match._leaves import score_documents
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._pairing import pair_with_options
 from matchevals.json_match._types import MAX_DEPTH, VALUE_LIST_KEY, JudgeVerdict
+from matchevals.json_match._verdicts import apply_verdicts
 
 __all__ = ["finish", "prepare", "score"]
 
@@ -99,23 +101,4 @@ def finish(
     evaluation: Evaluation, verdicts: Mapping[str, JudgeVerdict] | None = None
 ) -> list[EvaluatorResult]:
     """Fill in the judge's verdicts and aggregate into openevals-shaped results."""
-    options = evaluation.options
-    verdicts = verdicts or {}
-    reasonings: dict[str, list[str]] = {}
-    for item in evaluation.items:
-        if item.leaves is not None:
-            item.scores = resolve(item.leaves, verdicts, reasonings, options)
-            continue
-        for key, request in item.pending.items():
-            verdict = verdicts[request]
-            item.scores[key] = verdict.score
-            if verdict.error is not None:
-                item.judge_errors = item.judge_errors or {}
-                item.judge_errors[key] = verdict.error
-                continue
-            if verdict.reasoning and options.use_reasoning:
-                reasonings.setdefault(key, []).append(verdict.reasoning)
-            if not verdict.score:
-                item.judge_reasons = item.judge_reasons or {}
-                item.judge_reasons[key] = verdict.reasoning
-    return results(evaluation, reasonings)
+    return results(evaluation, apply_verdicts(evaluation, verdicts or {}))

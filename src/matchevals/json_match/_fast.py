@@ -10,7 +10,7 @@ straight to results, with no intermediate objects:
 
 Each returns exactly what the general path (:func:`~._core.score`) returns, or None to hand an
 input back to it (non-string keys, lists to pair inside a document, very deep values), which then
-explains the problem. ``tests/json_match/test_fast_paths.py`` checks the equality on random
+explains the problem. ``tests/json_match/test_plain_path.py`` checks the equality on random
 inputs, with the general path as the oracle (``scorer(options, fast=False)``). Equality comes
 from :mod:`matchevals._values` and explanations from :mod:`._explanation`, as on the general path.
 

@@ -31,7 +31,6 @@ for a top-level list is ``list_aggregator`` over the path's occurrences in every
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
@@ -47,13 +46,12 @@ from matchevals.json_match._types import (
     MISSING,
     Difference,
     JudgeRequest,
-    JudgeVerdict,
     Location,
     Pair,
     Score,
 )
 
-__all__ = ["Walk", "resolve", "score_documents"]
+__all__ = ["Walk", "score_documents"]
 
 _EMPTY: dict[str, Any] = {}
 
@@ -358,60 +356,6 @@ class Walk:
                 frozenset(paths),
             )
         )
-
-
-def resolve(
-    leaves: Leaves,
-    verdicts: Mapping[str, JudgeVerdict],
-    reasonings: dict[str, list[str]],
-    options: JsonMatchOptions,
-) -> dict[str, Score | None]:
-    """Fill in the judge's verdicts; return the document's score per path (``list_aggregator``
-    over a path's occurrences when it lies inside a list)."""
-    for occurrences, index, request, at in leaves.pending:
-        verdict = verdicts[request.request_id]
-        occurrences[index] = verdict.score
-        path = request.key
-        reason: str | None
-        if verdict.error is not None:
-            kind, reason = "judge_error", verdict.error
-        elif verdict.score:
-            if verdict.reasoning and options.use_reasoning:
-                reasonings.setdefault(path, []).append(verdict.reasoning)
-            continue
-        else:
-            kind, reason = "judged", verdict.reasoning
-        leaves.differences.append(
-            Difference(
-                path,
-                kind,
-                request.reference_value,
-                request.output_value,
-                verdict.score,
-                at[0] if at else None,
-                at[1] if at else None,
-                reason,
-            )
-        )
-    leaves.pending.clear()
-    # Sorted by path (stably: items keep their order), as keys are for plain objects.
-    leaves.differences.sort(key=_difference_path)
-    leaves.forget_index()
-    average = options.list_aggregator == "average"
-    scores: dict[str, Score | None] = {}
-    for path, occurrences in leaves.occurrences.items():
-        values: list[Any] = occurrences
-        if path not in leaves.listed and len(values) == 1:
-            scores[path] = values[0]
-        elif average:
-            scores[path] = math.fsum(values) / len(values)
-        else:
-            scores[path] = int(min(values) == 1)
-    return scores
-
-
-def _difference_path(difference: Difference) -> str:
-    return difference.path or ""
 
 
 def _nowhere() -> str:
