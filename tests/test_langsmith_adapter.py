@@ -16,7 +16,12 @@ from openevals.json import create_json_match_evaluator as openevals_json_match
 
 import matchevals._langsmith as adapter
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
-from tests.langsmith_offline import langsmith_test_case, offline_client, run_traced
+from tests.langsmith_offline import (
+    langsmith_test_case,
+    offline_aevaluate,
+    offline_client,
+    run_traced,
+)
 
 OUTPUTS = {"name": "Alice", "age": 20}
 REFERENCES = {"name": "Alice", "age": 30}
@@ -167,6 +172,7 @@ def test_real_langsmith_evaluate_offline_collects_what_direct_calls_return() -> 
     }
 
 
+@offline_aevaluate
 async def test_real_langsmith_aevaluate_offline_collects_what_direct_calls_return() -> None:
     async def target(inputs: dict[str, Any]) -> dict[str, Any]:
         return extract(inputs)

@@ -27,7 +27,7 @@ from matchevals.graph_trajectory import (
     graph_trajectory_match,
 )
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
-from tests.langsmith_offline import langsmith_test_case, offline_client
+from tests.langsmith_offline import langsmith_test_case, offline_aevaluate, offline_client
 
 pytestmark = pytest.mark.filterwarnings("ignore:.upload_runs. parameter is in beta")
 
@@ -139,6 +139,7 @@ def test_evaluate_a_langgraph_target_with_several_evaluators_concurrently() -> N
     assert comments["graph_trajectory_match"].startswith("run 0, superstep 1 (unordered")
 
 
+@offline_aevaluate
 async def test_aevaluate_a_langgraph_target_with_async_evaluators_concurrently() -> None:
     async def target(inputs: dict[str, Any]) -> dict[str, Any]:
         return graph_target(inputs)
@@ -178,15 +179,19 @@ def extract(inputs: dict[str, Any]) -> dict[str, Any]:
     return {"person": {"name": name, "age": int(age) + (name == "Bob")}, "city": city}
 
 
-async def test_structured_output_target_with_json_and_graph_evaluators_together() -> None:
-    people = [("Ann", 30, "Paris", "a"), ("Bob", 40, "Rome", "b"), ("Cy", 5, "Oslo", "c")]
-    data = [
+def people() -> list[Example]:
+    rows = [("Ann", 30, "Paris", "a"), ("Bob", 40, "Rome", "b"), ("Cy", 5, "Oslo", "c")]
+    return [
         example(
             {"text": f"{name} {age}", "topics": [topic]},
             {"person": {"name": name, "age": age}, "city": city},
         )
-        for name, age, city, topic in people
+        for name, age, city, topic in rows
     ]
+
+
+def test_structured_output_target_with_json_and_graph_evaluators_together() -> None:
+    data = people()
 
     def keys_as_supersteps(*, outputs: dict[str, Any], **_: Any) -> dict[str, Any]:
         run = {"inputs": None, "results": None, "steps": [[key] for key in outputs]}
@@ -211,6 +216,12 @@ async def test_structured_output_target_with_json_and_graph_evaluators_together(
         "json_match:all": 0,
         "graph_trajectory_match": True,
     }
+
+
+@offline_aevaluate
+async def test_structured_output_target_with_async_json_evaluators() -> None:
+    data = people()
+    sync = [create_json_match_evaluator(), create_json_match_evaluator(aggregator="all")]
 
     async def async_extract(inputs: dict[str, Any]) -> dict[str, Any]:
         return extract(inputs)

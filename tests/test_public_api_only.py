@@ -167,13 +167,22 @@ def test_fast_check_and_fallback_agree_with_tracing_is_enabled(
     env: str | None, context: bool | str | None
 ) -> None:
     fast = _langsmith.tracing_check()
-    assert fast is not _langsmith._public_tracing_check  # this langsmith has the private names
     fallback = _langsmith.tracing_check("langsmith.no_such_module")
     assert fallback is _langsmith._public_tracing_check
     with _environment(env), tracing_context(enabled=context):
         expected = bool(tracing_is_enabled())
         assert fast() is expected
         assert fallback() is expected
+
+
+def test_the_fast_check_is_used_where_langsmith_has_its_context_module() -> None:
+    _langsmith.langsmith_active()  # built on first use
+    try:
+        import langsmith._internal._context  # noqa: F401  # a test may look; src/ may not
+    except ImportError:  # older langsmith (0.3.45) has none: the public check is all there is
+        assert _langsmith.langsmith_active is _langsmith._public_tracing_check
+    else:
+        assert _langsmith.langsmith_active is not _langsmith._public_tracing_check
 
 
 def test_inside_a_traced_run_both_checks_see_tracing() -> None:

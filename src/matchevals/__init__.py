@@ -1,4 +1,4 @@
-"""matchevals: correct, fast JSON-match and LangGraph superstep-trajectory evaluators.
+"""matchevals: correct, fast JSON-match, agent-trajectory and LangGraph superstep evaluators.
 
 >>> from matchevals.json_match import create_json_match_evaluator
 >>> evaluator = create_json_match_evaluator(aggregator="average")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from matchevals._explain_trajectory import is_trajectory_result, trajectory_lines
 from matchevals._values import json_equal, render
 from matchevals.graph_trajectory._reference import Loop, Step, read_reference
 
@@ -343,6 +344,8 @@ def explain_result(result: Mapping[str, Any]) -> list[str]:
     >>> explain_result({"key": "json_match:age", "score": 0, "comment": "age: expected 3, got 2"})
     ['json_match:age = 0', '  age: expected 3, got 2']
     """
+    if is_trajectory_result(result):  # the messages or tool calls side by side
+        return trajectory_lines(result)
     lines = [f"{result['key']} = {result['score']!r}"]
     metadata = result.get("metadata") or {}
     mismatches = metadata.get("mismatches") if isinstance(metadata, Mapping) else None

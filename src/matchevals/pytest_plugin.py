@@ -3,8 +3,9 @@
 Two things:
 
 * When an assertion about an evaluator result fails, the failure shows why, as the evaluator
-  explained it: the differing paths with expected and actual values, or each failing run's
-  verdicts superstep by superstep with the first divergence. Supported forms::
+  explained it: the differing paths with expected and actual values, each failing run's
+  verdicts superstep by superstep with the first divergence, or an agent trajectory's messages
+  (strict mode) or tool calls beside the reference's, each failing row marked. Supported forms::
 
       assert result["score"]                   # the result is a local variable of the test
       assert result["score"] >= 0.9

@@ -7,7 +7,8 @@
 Both assertions build the evaluator from ``**options`` (the factory's keyword arguments), run it
 once, and return its results when every score reaches ``threshold``. Otherwise they raise
 ``AssertionError`` listing the differing paths with expected and actual values (JSON), or the run
-and its reference side by side, superstep by superstep, with the first divergence marked (graph).
+and its reference side by side, superstep by superstep, with the first divergence marked (graph),
+or the agent's messages or tool calls beside the reference's, each failing row marked (trajectory).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from matchevals._explain import (
     render_differences,
     trajectory_side_by_side,
 )
+from matchevals._explain_trajectory import trajectory_lines
 from matchevals._types import EvaluatorResult
 
-__all__ = ["assert_graph_trajectory_match", "assert_json_match"]
+__all__ = ["assert_graph_trajectory_match", "assert_json_match", "assert_trajectory_match"]
 
 __tracebackhide__ = True
 
@@ -170,3 +172,43 @@ def _results_lines(run: Any, reference: Any, meta: Mapping[str, Any]) -> list[st
     groups = json_differences(run.get("results"), reference.get("results"))
     lines = ["    results differ from the reference results:"]
     return lines + ["  " + line for line in render_differences(groups)]
+
+
+def assert_trajectory_match(
+    outputs: Any, reference_outputs: Any, *, threshold: float = 1.0, **options: Any
+) -> EvaluatorResult:
+    """Assert that an agent's messages and tool calls match the reference; return the result.
+
+    ``options`` are :func:`~matchevals.trajectory.create_trajectory_match_evaluator`'s keyword
+    arguments (``trajectory_match_mode`` defaults to ``"strict"``, as there). A boolean score
+    passes when True; a graded one (``score="f1"``, ``"precision"``, ``"recall"``) must reach
+    ``threshold``. A failure lays the two trajectories side by side: in strict mode message by
+    message, each with its tool calls; otherwise call by call, each beside its partner. Every
+    failing row is marked ``>``; ``[n]`` is the index of the message in its list.
+
+    >>> call = lambda city: {"name": "get_weather", "args": {"city": city}}
+    >>> ask = {"role": "user", "content": "weather?"}
+    >>> outputs = [ask, {"role": "ai", "tool_calls": [call("sf")]}]
+    >>> references = [ask, {"role": "ai", "tool_calls": [call("SF")]}]
+    >>> assert_trajectory_match(outputs, references)
+    Traceback (most recent call last):
+    ...
+    AssertionError: trajectory_strict_match = False, below the threshold 1.0
+        expected (reference_outputs)     actual (outputs)
+        [0] user                         [0] user                         ok
+      > [1] assistant                    [1] assistant                    DIFF
+      >     get_weather({"city": "SF"})      get_weather({"city": "sf"})  DIFF args.city
+      why:
+        get_weather args.city (outputs[1].tool_calls[0] vs ...): expected "SF", got "sf"
+    >>> assert_trajectory_match(outputs, references, tool_args_match_mode="ignore")["score"]
+    True
+    """
+    from matchevals.trajectory import create_trajectory_match_evaluator
+
+    bar = _check_threshold(threshold)
+    result = create_trajectory_match_evaluator(**options)(
+        outputs=outputs, reference_outputs=reference_outputs
+    )
+    if _score(result) >= bar:
+        return result
+    raise AssertionError("\n".join(trajectory_lines(result, threshold=bar)))

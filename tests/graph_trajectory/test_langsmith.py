@@ -20,7 +20,12 @@ from matchevals.graph_trajectory import (
     graph_trajectory_match,
     graph_trajectory_match_async,
 )
-from tests.langsmith_offline import langsmith_test_case, offline_client, run_traced
+from tests.langsmith_offline import (
+    langsmith_test_case,
+    offline_aevaluate,
+    offline_client,
+    run_traced,
+)
 
 RUNS = {
     "loop twice": [["agent"], ["tools"], ["agent"], ["tools"], ["agent"]],
@@ -105,6 +110,7 @@ def test_partial_credit_inside_langsmith_evaluate() -> None:
     assert abs(found[("fan out", "graph_trajectory_match")].score - 8 / 9) < 1e-9
 
 
+@offline_aevaluate
 async def test_async_evaluators_inside_langsmith_aevaluate() -> None:
     results = await aevaluate(
         atarget,

@@ -1,10 +1,11 @@
-"""``matchevals``: score files of JSON outputs or graph trajectories from the command line.
+"""``matchevals``: score files of JSON outputs or trajectories from the command line.
 
 ::
 
-    matchevals json OUTPUTS REFERENCES [options]   # structured outputs against references
-    matchevals graph RUNS REFERENCE [options]      # LangGraph trajectories against a reference
-    matchevals demo                                # the main job on bundled example data
+    matchevals json OUTPUTS REFERENCES [options]        # structured outputs against references
+    matchevals trajectory OUTPUTS REFERENCES [options]  # agent messages and tool calls
+    matchevals graph RUNS REFERENCE [options]           # LangGraph trajectories against a reference
+    matchevals demo                                     # the main job on bundled example data
 
 Exit status: ``0`` every example scored and the mean reached ``--fail-under`` (if given);
 ``1`` the mean score fell below ``--fail-under`` (or nothing was scored); ``2`` bad input: a
@@ -46,6 +47,7 @@ from matchevals.cli._report import (
     render_table,
 )
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
+from matchevals.cli._trajectory import read_records as trajectory_records
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
@@ -123,10 +125,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
     from matchevals.json_match import create_json_match_evaluator
+    from matchevals.trajectory import create_trajectory_match_evaluator
 
     parser = _Parser(
         prog="matchevals",
-        description="Score JSON outputs and LangGraph trajectories against references.",
+        description="Score JSON outputs, agent trajectories and LangGraph runs against references.",
         epilog="exit status: 0 ok, 1 mean below --fail-under, 2 invalid input or usage error",
     )
     parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
@@ -142,6 +145,19 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     json_group = json_cmd.add_argument_group("json_match options")
     names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
     _add_common(json_cmd)
+    trajectory_cmd = commands.add_parser(
+        "trajectory",
+        help="score agent trajectories (messages and tool calls) against references",
+        description="Score the agent trajectories in OUTPUTS against REFERENCES with a "
+        "trajectory-match evaluator. An example is a list of messages (OpenAI or LangChain "
+        'dicts) or {"messages": [...]}. Each file is .jsonl (one trajectory per line) or .json '
+        "(one trajectory, or a list of them).",
+    )
+    trajectory_cmd.add_argument("outputs", metavar="OUTPUTS")
+    trajectory_cmd.add_argument("references", metavar="REFERENCES")
+    trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
+    names["trajectory"] = add_factory_flags(trajectory_group, create_trajectory_match_evaluator)
+    _add_common(trajectory_cmd)
     graph_cmd = commands.add_parser(
         "graph",
         help="score LangGraph trajectories against a reference",
@@ -163,14 +179,15 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
 
 def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Example | Problem]:
     outputs_path, references_path = Path(args.outputs), Path(args.references)
-    outputs = read_records(outputs_path)
+    read = trajectory_records if kind == "trajectory" else read_records
+    outputs = read(outputs_path)
     if args.id_key:
         return pair_by_id(outputs, references_path, args.id_key, counts)
     if kind == "graph" and references_path.suffix.lower() == ".json":
         reference = load_single(references_path)
         if not isinstance(reference, list):
             return pair_with_one(outputs, reference, counts)
-    return pair_by_position(outputs, read_records(references_path), counts)
+    return pair_by_position(outputs, read(references_path), counts)
 
 
 def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:

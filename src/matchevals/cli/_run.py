@@ -15,7 +15,7 @@ from matchevals.cli._read import Example, Problem
 
 __all__ = ["Kind", "Scored", "build_evaluator", "score_all"]
 
-Kind = Literal["json", "graph"]
+Kind = Literal["json", "graph", "trajectory"]
 CHUNK = 200
 
 
@@ -36,6 +36,10 @@ def build_evaluator(kind: Kind, options: dict[str, Any]) -> Callable[..., Any]:
         from matchevals.json_match import create_json_match_evaluator
 
         return create_json_match_evaluator(**options)
+    if kind == "trajectory":
+        from matchevals.cli._trajectory import trajectory_evaluator
+
+        return trajectory_evaluator(options)
     from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
 
     return create_graph_trajectory_match_evaluator(**options)

@@ -33,6 +33,9 @@ __all__ = [
     "tag_invocation",
 ]
 
+_NS_SEP = "|"  # between the levels of a checkpoint namespace
+_NS_END = ":"  # between a node name and its task id in one level
+
 INVOCATION_MARKER_KEY = "matchevals_invocation"
 """The ``config["metadata"]`` key set by :func:`tag_invocation` (copied into checkpoints)."""
 
@@ -64,29 +67,29 @@ def tag_invocation(
 
 def _linear(
     snapshots: Sequence[StateSnapshot], head_id: str | None
-) -> list[tuple[StateSnapshot, bool]]:
+) -> list[tuple[StateSnapshot, str | None]]:
     """The branch ending at ``head_id`` (default: the newest checkpoint), oldest first.
 
-    Each checkpoint comes with whether it starts a later branch (its parent already had an
-    older child: a time-travel replay or fork). ``snapshots`` is newest first.
+    Each checkpoint comes with the id of its earlier sibling, the child its parent had just
+    before it (set for a later branch: a time-travel replay or fork). ``snapshots`` is newest
+    first.
     """
     if not snapshots:
         return []
     by_id = {_checkpoint_id(s.config): s for s in snapshots}
-    oldest_child: dict[str | None, str | None] = {}
-    for snapshot in snapshots:  # newest first: the last one written per parent is the oldest
-        parent = snapshot.parent_config
-        if parent:
-            oldest_child[_checkpoint_id(parent)] = _checkpoint_id(snapshot.config)
+    earlier: dict[str | None, str | None] = {}
+    last_child: dict[str, str | None] = {}
+    for snapshot in reversed(snapshots):  # oldest first
+        parent_id = _checkpoint_id(snapshot.parent_config)
+        if parent_id is not None:
+            own_id = _checkpoint_id(snapshot.config)
+            earlier[own_id] = last_child.get(parent_id)
+            last_child[parent_id] = own_id
     current = by_id.get(head_id) if head_id is not None else snapshots[0]
-    chain: list[tuple[StateSnapshot, bool]] = []
+    chain: list[tuple[StateSnapshot, str | None]] = []
     while current is not None:
-        parent = current.parent_config
-        parent_id = _checkpoint_id(parent) if parent else None
-        later = parent_id is not None and oldest_child.get(parent_id) != _checkpoint_id(
-            current.config
-        )
-        chain.append((current, later))
+        chain.append((current, earlier.get(_checkpoint_id(current.config))))
+        parent_id = _checkpoint_id(current.parent_config)
         current = by_id.get(parent_id) if parent_id is not None else None
     chain.reverse()
     return chain
@@ -154,6 +157,9 @@ class _Level:
         # static breakpoints compiled into the graph ("*" or node names)
         self.before: Any = getattr(graph, "interrupt_before_nodes", None) or ()
         self.after: Any = getattr(graph, "interrupt_after_nodes", None) or ()
+        # compiled with checkpointer=True: one history per thread, under the namespace without
+        # task ids (langgraph < 1.2.13 does not strip them when reading a task's history)
+        self.own_history = getattr(graph, "checkpointer", None) is True
         get_subgraphs = getattr(graph, "get_subgraphs", None)
         self._subgraphs = dict(get_subgraphs()) if callable(get_subgraphs) else {}
         self._children: dict[str, _Level] = {}
@@ -196,56 +202,119 @@ def _written_under(snapshot: StateSnapshot, parent_id: str | None) -> bool:
     return not isinstance(parents, Mapping) or parent_id in parents.values()
 
 
-def _subgraph_config(task: Any) -> RunnableConfig | None:
+def _subgraph_config(task: Any, level: _Level) -> RunnableConfig | None:
+    """Where the history of the subgraph run by ``task`` (of ``level``'s graph) is read."""
     state = task.state
-    if isinstance(state, Mapping) and state.get("configurable", {}).get("checkpoint_ns"):
-        return state  # type: ignore[return-value]
-    return None
+    if not isinstance(state, Mapping):
+        return None
+    configurable = state.get("configurable") or {}
+    namespace = configurable.get("checkpoint_ns")
+    if not isinstance(namespace, str) or not namespace:
+        return None
+    if level.child(task.name).own_history:
+        # "mid:<task id>|inner:<task id>" -> "mid|inner", where such a subgraph writes
+        namespace = _NS_SEP.join(part.split(_NS_END)[0] for part in namespace.split(_NS_SEP))
+    sub_config: dict[str, Any] = {
+        **state,
+        "configurable": {**configurable, "checkpoint_ns": namespace},
+    }
+    return sub_config  # type: ignore[return-value]
+
+
+# Where a subgraph's checkpoints must lie to belong to a run of the parent superstep on the
+# branch being read: after the parent checkpoint's earlier child (if any), before the child on
+# the branch. Checkpoint ids increase monotonically (LangGraph's ``Checkpoint.id``).
+_Window = tuple[str | None, str | None]
+
+
+def _within(snapshot: StateSnapshot, window: _Window | None) -> bool:
+    if window is None:
+        return True
+    own_id = _checkpoint_id(snapshot.config)
+    after, before = window
+    return (
+        own_id is not None
+        and (after is None or own_id > after)
+        and (before is None or own_id < before)
+    )
 
 
 def _chain(
-    snapshots: Sequence[StateSnapshot], head: str | None, parent_id: str | None
-) -> list[tuple[StateSnapshot, bool]]:
-    """The checkpoints to read, oldest first (``parent_id``: a subgraph's, under that one)."""
-    return _linear([s for s in snapshots if _written_under(s, parent_id)], head)
+    snapshots: Sequence[StateSnapshot],
+    head: str | None,
+    parent_id: str | None,
+    window: _Window | None,
+) -> list[tuple[StateSnapshot, str | None]]:
+    """The checkpoints to read, oldest first (``parent_id``: a subgraph's, under that one).
+
+    Before langgraph 1.2 a time-travel replay runs a superstep again under the same parent
+    checkpoint, so a subgraph's checkpoints from the first run are also "under" it: ``window``
+    keeps those of the run on the branch being read.
+    """
+    kept = [s for s in snapshots if _written_under(s, parent_id) and _within(s, window)]
+    return _linear(kept, head)
+
+
+def _windows(chain: Sequence[tuple[StateSnapshot, str | None]]) -> list[_Window | None]:
+    """For each checkpoint of ``chain``: where its superstep's run on this branch wrote."""
+    windows: list[_Window | None] = []
+    for i in range(len(chain)):
+        if i + 1 < len(chain):
+            nxt, earlier = chain[i + 1]
+            windows.append((earlier, _checkpoint_id(nxt.config)))
+        else:
+            windows.append(None)
+    return windows
 
 
 def _views(
-    graph: CompiledGraph, level: _Level, config: RunnableConfig, parent_id: str | None = None
+    graph: CompiledGraph,
+    level: _Level,
+    config: RunnableConfig,
+    parent_id: str | None = None,
+    window: _Window | None = None,
 ) -> list[CheckpointView]:
     thread, head = _thread_config(config)
+    chain = _chain(list(graph.get_state_history(thread)), head, parent_id, window)
     views: list[CheckpointView] = []
     previous: StateSnapshot | None = None
-    for snapshot, branched in _chain(list(graph.get_state_history(thread)), head, parent_id):
+    for (snapshot, earlier), ran_in in zip(chain, _windows(chain), strict=True):
         tasks = []
         for task in snapshot.tasks:
-            sub_config = _subgraph_config(task)
+            sub_config = _subgraph_config(task, level)
             sub = None
             if sub_config is not None:
                 under = _checkpoint_id(snapshot.config)
-                sub = _views(graph, level.child(task.name), sub_config, under)
+                sub = _views(graph, level.child(task.name), sub_config, under, ran_in)
             tasks.append(_task_view(task, task.name in level.hidden, sub))
+        branched = earlier is not None
         views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
         previous = snapshot
     return views
 
 
 async def _aviews(
-    graph: CompiledGraph, level: _Level, config: RunnableConfig, parent_id: str | None = None
+    graph: CompiledGraph,
+    level: _Level,
+    config: RunnableConfig,
+    parent_id: str | None = None,
+    window: _Window | None = None,
 ) -> list[CheckpointView]:
     thread, head = _thread_config(config)
     snapshots = [s async for s in graph.aget_state_history(thread)]
+    chain = _chain(snapshots, head, parent_id, window)
     views: list[CheckpointView] = []
     previous: StateSnapshot | None = None
-    for snapshot, branched in _chain(snapshots, head, parent_id):
+    for (snapshot, earlier), ran_in in zip(chain, _windows(chain), strict=True):
         tasks = []
         for task in snapshot.tasks:
-            sub_config = _subgraph_config(task)
+            sub_config = _subgraph_config(task, level)
             sub = None
             if sub_config is not None:
                 under = _checkpoint_id(snapshot.config)
-                sub = await _aviews(graph, level.child(task.name), sub_config, under)
+                sub = await _aviews(graph, level.child(task.name), sub_config, under, ran_in)
             tasks.append(_task_view(task, task.name in level.hidden, sub))
+        branched = earlier is not None
         views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
         previous = snapshot
     return views

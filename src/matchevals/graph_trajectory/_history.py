@@ -98,7 +98,12 @@ def _segments(history: Sequence[CheckpointView], prefix: str, finished: bool) ->
     """
     units: list[_Unit] = []
     for i, cp in enumerate(history):
-        units.append(_Unit(cp, cp.marker, cp.source in _NEW_SOURCES or cp.branched, [], True))
+        # A replay's first checkpoint is a fork (langgraph >= 1.2) or, before, the second
+        # ``loop`` child of the replayed one: then the run that wrote it already started the
+        # new invocation (see ``_runs``).
+        written_by_run = cp.source == "loop" and bool(units) and not units[-1].written
+        new = cp.source in _NEW_SOURCES or (cp.branched and not written_by_run)
+        units.append(_Unit(cp, cp.marker, new, [], True))
         nxt = history[i + 1] if i + 1 < len(history) else None
         units.extend(_runs(cp, nxt, prefix, ran_all=finished and nxt is None))
     segments: list[_Segment] = []

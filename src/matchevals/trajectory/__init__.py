@@ -1,0 +1,38 @@
+"""Match agent trajectories (messages and tool calls) against references.
+
+A drop-in for ``openevals.trajectory.match`` / ``agentevals.trajectory.match`` that pairs tool
+calls by a maximum matching, explains every failure, and grades on request.
+
+>>> from matchevals.trajectory import create_trajectory_match_evaluator
+>>> evaluator = create_trajectory_match_evaluator(trajectory_match_mode="unordered")
+>>> weather = {"name": "get_weather", "args": {"city": "SF"}}
+>>> news = {"name": "get_news", "args": {"topic": "AI"}}
+>>> outputs = [{"role": "user", "content": "hi"}, {"role": "ai", "tool_calls": [weather, news]}]
+>>> references = [{"role": "ai", "tool_calls": [news]}, {"role": "ai", "tool_calls": [weather]}]
+>>> evaluator(outputs=outputs, reference_outputs=references)["score"]
+True
+"""
+
+from matchevals.trajectory._evaluators import (
+    create_async_trajectory_match_evaluator,
+    create_trajectory_match_evaluator,
+)
+from matchevals.trajectory._types import (
+    Alignment,
+    ArgsMatcher,
+    ToolArgsMatchMode,
+    ToolArgsOverride,
+    TrajectoryMatchMode,
+    TrajectoryScore,
+)
+
+__all__ = [
+    "Alignment",
+    "ArgsMatcher",
+    "ToolArgsMatchMode",
+    "ToolArgsOverride",
+    "TrajectoryMatchMode",
+    "TrajectoryScore",
+    "create_async_trajectory_match_evaluator",
+    "create_trajectory_match_evaluator",
+]

@@ -1,0 +1,405 @@
+"""How the arguments of two calls of the same tool are compared: one rule per tool.
+
+A rule answers ``compatible(output_args, reference_args)`` and, for explanations, lists the
+``differences`` between two argument objects. Rules also say what pairing may assume of them:
+
+- ``signature`` rules match exactly the calls whose ``signature`` is equal (and not None):
+  ``exact`` (the arguments as JSON values), ``ignore`` (nothing), a list of dotted keys (the
+  values at those keys, which must be present). Pairing them is counting.
+- ``preorder`` rules (``subset``, ``superset``) are transitive and match identical arguments.
+- ``reflexive`` rules (exact, ignore, subset, superset) match identical arguments and are
+  transitive, so identical calls may be paired first without losing a better pairing (a key
+  list is not: identical arguments lacking a key do not match).
+- ``general`` rules (a matcher, a LangSmith-style evaluator, json_match options) promise
+  nothing; every candidate pair is asked.
+
+Values compare as JSON values (``true`` is not ``1``; ``1`` equals ``1.0``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, ClassVar, Literal
+
+from matchevals.trajectory._json import freeze, json_equal, json_match_evaluator, render
+from matchevals.trajectory._types import ARGS_MODES
+
+__all__ = [
+    "MISSING",
+    "ArgDifference",
+    "ArgsRule",
+    "ArgsRules",
+    "MatcherFailed",
+    "build_rules",
+]
+
+Args = dict[str, Any]
+RuleKind = Literal["signature", "preorder", "general"]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING: Any = _Missing()
+"""Stands for an argument one side does not have."""
+
+
+class MatcherFailed(Exception):
+    """A user's matcher raised or answered something that is not a verdict; the pairing code
+    re-raises it as a ValueError naming the two calls."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArgDifference:
+    """One reason two calls' arguments do not match: the argument's path (``""`` for the
+    arguments as a whole), both values (``MISSING`` for an absent side), or a ``reason``."""
+
+    path: str
+    expected: Any
+    actual: Any
+    reason: str | None = None
+
+
+class ArgsRule:
+    """The comparison of one tool's arguments (see the module docstring)."""
+
+    kind: ClassVar[RuleKind]
+    description: ClassVar[str]
+    reflexive: ClassVar[bool] = False
+    """Identical arguments always match, and matching is transitive: identical calls may be
+    paired before anything else."""
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        raise NotImplementedError
+
+    def signature(self, args: Args) -> Hashable | None:
+        """For ``signature`` rules: equal signatures (not None) are exactly the matches."""
+        raise NotImplementedError
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ExactArgs(ArgsRule):
+    """The arguments are equal as JSON values; differences are listed leaf by leaf."""
+
+    kind: ClassVar[RuleKind] = "signature"
+    description: ClassVar[str] = "exact"
+    reflexive: ClassVar[bool] = True
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        return json_equal(output_args, reference_args)
+
+    def signature(self, args: Args) -> Hashable | None:
+        return freeze(args)
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        return list(_leaf_differences(reference_args, output_args, ""))
+
+
+@dataclass(frozen=True)
+class IgnoreArgs(ArgsRule):
+    """Any two calls of the tool match."""
+
+    kind: ClassVar[RuleKind] = "signature"
+    description: ClassVar[str] = "ignore"
+    reflexive: ClassVar[bool] = True
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        return True
+
+    def signature(self, args: Args) -> Hashable | None:
+        return ()
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        return []
+
+
+@dataclass(frozen=True)
+class SubsetArgs(ArgsRule):
+    """Every output argument is in the reference's, with an equal value."""
+
+    kind: ClassVar[RuleKind] = "preorder"
+    description: ClassVar[str] = "subset"
+    reflexive: ClassVar[bool] = True
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        return _within(output_args, reference_args)
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        return [
+            ArgDifference(key, reference_args.get(key, MISSING), value)
+            for key, value in output_args.items()
+            if key not in reference_args or not json_equal(value, reference_args[key])
+        ]
+
+
+@dataclass(frozen=True)
+class SupersetArgs(ArgsRule):
+    """Every reference argument is in the output's, with an equal value."""
+
+    kind: ClassVar[RuleKind] = "preorder"
+    description: ClassVar[str] = "superset"
+    reflexive: ClassVar[bool] = True
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        return _within(reference_args, output_args)
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        return [
+            ArgDifference(key, value, output_args.get(key, MISSING))
+            for key, value in reference_args.items()
+            if key not in output_args or not json_equal(output_args[key], value)
+        ]
+
+
+def _within(part: Args, whole: Args) -> bool:
+    for key, value in part.items():
+        if key not in whole or not json_equal(value, whole[key]):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class KeyArgs(ArgsRule):
+    """The values at the given dotted keys are present on both sides and equal; nothing else
+    is compared (openevals' list-of-keys override)."""
+
+    keys: tuple[str, ...]
+    kind: ClassVar[RuleKind] = "signature"
+    description: ClassVar[str] = "keys"
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        mine = self.signature(output_args)
+        return mine is not None and mine == self.signature(reference_args)
+
+    def signature(self, args: Args) -> Hashable | None:
+        values = []
+        for key in self.keys:
+            value = value_at(args, key)
+            if value is MISSING:
+                return None
+            values.append(freeze(value))
+        return tuple(values)
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        found = []
+        for key in self.keys:
+            actual, expected = value_at(output_args, key), value_at(reference_args, key)
+            if actual is MISSING or expected is MISSING or not json_equal(actual, expected):
+                found.append(ArgDifference(key, expected, actual))
+        return found
+
+
+def value_at(args: Args, dotted: str) -> Any:
+    """The value at a dotted key, through objects only; ``MISSING`` when absent.
+
+    >>> value_at({"a": {"b": 1}}, "a.b"), value_at({"a": [1]}, "a.0")
+    (1, <missing>)
+    """
+    current: Any = args
+    for part in dotted.split("."):
+        if not isinstance(current, Mapping) or part not in current:
+            return MISSING
+        current = current[part]
+    return current
+
+
+@dataclass(frozen=True)
+class MatcherArgs(ArgsRule):
+    """A user's function. Called ``function(output_args, reference_args)`` as openevals calls
+    it, or ``function(outputs=..., reference_outputs=...)`` when its signature names those
+    (a LangSmith-style evaluator, e.g. a json_match evaluator). It answers a bool, or results
+    (a dict with ``score``, or a list of them) that match when every score is 1."""
+
+    function: Callable[..., Any]
+    tool: str
+    keywords: bool
+    origin: str = "the matcher"  # how errors name it: tool_args_match_overrides['search']
+    kind: ClassVar[RuleKind] = "general"
+    description: ClassVar[str] = "matcher"
+
+    def _answer(self, output_args: Args, reference_args: Args) -> Any:
+        try:
+            if self.keywords:
+                answer = self.function(outputs=output_args, reference_outputs=reference_args)
+            else:
+                answer = self.function(output_args, reference_args)
+        except Exception as error:
+            raise MatcherFailed(f"{self.origin} raised {type(error).__name__}: {error}") from error
+        if inspect.isawaitable(answer):
+            if inspect.iscoroutine(answer):
+                answer.close()
+            raise MatcherFailed(
+                f"{self.origin} returned an awaitable; argument matchers must be synchronous"
+            )
+        return answer
+
+    def compatible(self, output_args: Args, reference_args: Args) -> bool:
+        return _verdict(self._answer(output_args, reference_args), self.origin, self.keywords)[0]
+
+    def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
+        matched, comments = _verdict(
+            self._answer(output_args, reference_args), self.origin, self.keywords
+        )
+        if matched:
+            return []
+        reason = "; ".join(comments) or f"{self.origin} answered no match"
+        return [ArgDifference("", reference_args, output_args, reason)]
+
+
+def _verdict(answer: Any, origin: str, results_expected: bool) -> tuple[bool, list[str]]:
+    """``(matched, comments of the failing results)`` from a matcher's answer."""
+    if isinstance(answer, bool) or type(answer).__name__ == "bool_":  # numpy booleans too
+        return bool(answer), []
+    results: Sequence[Any] | None = None
+    if isinstance(answer, Mapping):
+        results = [answer]
+    elif isinstance(answer, (list, tuple)) and all(isinstance(r, Mapping) for r in answer):
+        results = answer
+    if results is not None and all("score" in result for result in results):
+        comments: list[str] = []
+        matched = True
+        for result in results:
+            score = result["score"]
+            if isinstance(score, bool) or type(score).__name__ == "bool_":
+                good = bool(score)
+            elif isinstance(score, (int, float)):
+                good = score == 1
+            else:
+                raise MatcherFailed(
+                    f"{origin} gave a result with score {render(score)}; "
+                    "expected a bool or a number"
+                )
+            if not good:
+                matched = False
+                comment = result.get("comment")
+                key = result.get("key")
+                comments.append(str(comment) if comment else f"{key} scored {render(score)}")
+        return matched, comments
+    expected = "a bool, or evaluator results with scores" if results_expected else "a bool"
+    raise MatcherFailed(f"{origin} returned {render(answer)}; expected {expected}")
+
+
+def _leaf_differences(expected: Any, actual: Any, path: str) -> Iterator[ArgDifference]:
+    if json_equal(expected, actual):
+        return
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        for key in sorted({*expected, *actual}, key=str):
+            yield from _leaf_differences(
+                expected.get(key, MISSING), actual.get(key, MISSING), _join(path, key)
+            )
+    else:
+        yield ArgDifference(path, expected, actual)
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+_BUILT_IN: dict[str, ArgsRule] = {
+    "exact": ExactArgs(),
+    "ignore": IgnoreArgs(),
+    "subset": SubsetArgs(),
+    "superset": SupersetArgs(),
+}
+
+
+@dataclass(frozen=True)
+class ArgsRules:
+    """The rule of every tool: ``overrides`` by tool name, else ``default``."""
+
+    default: ArgsRule
+    overrides: Mapping[str, ArgsRule] = field(default_factory=dict)
+
+    def rule_for(self, tool: str) -> ArgsRule:
+        return self.overrides.get(tool, self.default)
+
+
+def build_rules(mode: Any, overrides: Any) -> ArgsRules:
+    """Validate ``tool_args_match_mode`` and ``tool_args_match_overrides`` once.
+
+    >>> rules = build_rules("exact", {"search": ["q"], "fetch": "ignore"})
+    >>> rules.rule_for("search").compatible({"q": 1, "n": 2}, {"q": 1})
+    True
+    """
+    if not isinstance(mode, str) or mode not in _BUILT_IN:
+        raise ValueError(
+            f"Invalid tool args match mode: `{mode}`. Must be either `exact`, `ignore`, "
+            "`subset`, or `superset`."
+        )
+    if overrides is None:
+        return ArgsRules(_BUILT_IN[mode])
+    if not isinstance(overrides, Mapping):
+        raise TypeError(
+            f"tool_args_match_overrides is {type(overrides).__name__}; expected a dict of "
+            "tool name -> mode, list of keys, matcher, evaluator or json_match options"
+        )
+    built = {}
+    for tool, override in overrides.items():
+        if not isinstance(tool, str):
+            raise TypeError(f"tool_args_match_overrides has a key {tool!r}; tool names are str")
+        built[tool] = _override_rule(tool, override)
+    return ArgsRules(_BUILT_IN[mode], built)
+
+
+def _override_rule(tool: str, override: Any) -> ArgsRule:
+    where = f"tool_args_match_overrides[{tool!r}]"
+    if isinstance(override, str):
+        if override not in ARGS_MODES:
+            raise ValueError(f"{where} is {override!r}; a mode is one of {', '.join(ARGS_MODES)}")
+        return _BUILT_IN[override]
+    if isinstance(override, (list, tuple)):
+        if not override:
+            raise ValueError(
+                f"{where} is an empty list of keys; pass 'ignore' to compare no arguments"
+            )
+        for key in override:
+            if not isinstance(key, str) or not key or any(not part for part in key.split(".")):
+                raise ValueError(f"{where} has the key {key!r}; keys are dotted names like 'a.b'")
+        return KeyArgs(tuple(override))
+    if isinstance(override, Mapping):
+        try:
+            evaluator = json_match_evaluator(override)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"{where}: invalid json_match options: {error}") from None
+        return MatcherArgs(evaluator, tool, keywords=True, origin=f"{where} (json_match options)")
+    if callable(override):
+        if _is_async(override):
+            raise TypeError(
+                f"{where} is an async function; argument matchers must be synchronous (use "
+                "the sync json_match evaluator, not the async one)"
+            )
+        return MatcherArgs(override, tool, keywords=_takes_keywords(override), origin=where)
+    raise TypeError(
+        f"{where} is {type(override).__name__}; expected a mode, a list of dotted keys, a "
+        "matcher (output_args, reference_args) -> bool, an evaluator, or json_match options"
+    )
+
+
+def _is_async(function: Any) -> bool:
+    while isinstance(function, partial):
+        function = function.func
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        getattr(function, "__call__", None)  # noqa: B004 - an async __call__ counts too
+    )
+
+
+def _takes_keywords(function: Callable[..., Any]) -> bool:
+    """Whether to call ``function(outputs=..., reference_outputs=...)``: its signature names
+    both (a LangSmith-style evaluator); otherwise it is called positionally."""
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return all(
+        name in parameters and parameters[name].kind in named
+        for name in ("outputs", "reference_outputs")
+    )

@@ -1,0 +1,230 @@
+"""The trajectory-match evaluators: thin sync and async edges around one pure core.
+
+Each factory validates its options once and returns a ``functools.partial`` of a module-level
+function (so evaluators pickle whenever their matchers do). A call normalizes both
+trajectories, matches them, and builds one result; the async evaluator runs the same
+computation (nothing in it waits), so both give the same result for every input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._types import EvaluatorResult
+from matchevals.trajectory._args import ArgsRules, MatcherArgs, build_rules
+from matchevals.trajectory._explain import explain
+from matchevals.trajectory._match import match_trajectories
+from matchevals.trajectory._messages import read_trajectory
+from matchevals.trajectory._types import (
+    ALIGNMENTS,
+    MODES,
+    SCORES,
+    Alignment,
+    ToolArgsMatchMode,
+    ToolArgsOverride,
+    TrajectoryMatchMode,
+    TrajectoryScore,
+)
+
+__all__ = ["create_async_trajectory_match_evaluator", "create_trajectory_match_evaluator"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+GREEDY_NOTE = (
+    "alignment='greedy' paired the tool calls first come, first served; a maximum pairing "
+    "(alignment='optimal') matches"
+)
+
+
+@dataclass(frozen=True)
+class _Options:
+    mode: TrajectoryMatchMode
+    rules: ArgsRules
+    alignment: Alignment
+    score: TrajectoryScore
+    key: str
+    quiet: bool  # some matcher is an evaluator: keep its own tracing out of our run
+
+
+def _options(
+    trajectory_match_mode: Any,
+    tool_args_match_mode: Any,
+    tool_args_match_overrides: Any,
+    alignment: Any,
+    score: Any,
+) -> _Options:
+    if not isinstance(trajectory_match_mode, str) or trajectory_match_mode not in MODES:
+        raise ValueError(
+            f"Invalid trajectory match type: `{trajectory_match_mode}`. Must be one of "
+            "`strict`, `unordered`, `subset`, or `superset`."
+        )
+    rules = build_rules(tool_args_match_mode, tool_args_match_overrides)
+    if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
+        raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
+    if not isinstance(score, str) or score not in SCORES:
+        raise ValueError(f"score is {score!r}; expected one of {', '.join(map(repr, SCORES))}")
+    quiet = any(
+        isinstance(rule, MatcherArgs) and rule.keywords
+        for rule in (rules.default, *rules.overrides.values())
+    )
+    key = f"trajectory_{trajectory_match_mode}_match"
+    return _Options(trajectory_match_mode, rules, alignment, score, key, quiet)
+
+
+def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    try:
+        parsed: dict[str, Any] = {}  # arguments texts on both sides are parsed once
+        output_messages = read_trajectory(outputs, "outputs", parsed)
+        reference_messages = read_trajectory(reference_outputs, "reference_outputs", parsed)
+        graded = options.score != "match"
+        matching = match_trajectories(
+            output_messages,
+            reference_messages,
+            mode=options.mode,
+            rules=options.rules,
+            alignment=options.alignment,
+            graded=graded,
+        )
+        if not graded and matching.match:
+            return {"key": options.key, "score": True, "comment": None, "metadata": None}
+        comment, metadata = explain(
+            matching, output_messages, reference_messages, options.mode, options.rules,
+            options.score,
+        )  # fmt: skip
+        if options.alignment == "greedy" and not matching.match:
+            best = match_trajectories(
+                output_messages,
+                reference_messages,
+                mode=options.mode,
+                rules=options.rules,
+                alignment="optimal",
+            )
+            metadata["optimal_match"] = best.match
+            if best.match:
+                comment = f"{comment}; {GREEDY_NOTE}"
+    except RecursionError:
+        raise ValueError(
+            "outputs or reference_outputs hold tool arguments nested too deeply (or containing "
+            "themselves) to compare"
+        ) from None
+    score: bool | float = matching.match if not graded else getattr(matching, options.score)
+    return {"key": options.key, "score": score, "comment": comment, "metadata": metadata}
+
+
+def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    """``_compute`` with the matchers' own tracing off (one traced run per evaluation)."""
+    if not options.quiet:
+        return _compute(options, outputs, reference_outputs)
+    from langsmith import tracing_context  # only reached while LangSmith watches
+
+    with tracing_context(enabled=False):
+        return _compute(options, outputs, reference_outputs)
+
+
+async def _acompute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    return _quiet_compute(options, outputs, reference_outputs)
+
+
+def _evaluate(
+    options: _Options,
+    run: EvaluatorRun,
+    /,
+    *,
+    outputs: Any,
+    reference_outputs: Any,
+    **kwargs: Any,
+) -> EvaluatorResult:
+    if not watching():
+        return _compute(options, outputs, reference_outputs)
+    return run.traced(
+        partial(_quiet_compute, options, outputs, reference_outputs),
+        outputs=outputs,
+        reference_outputs=reference_outputs,
+    )
+
+
+async def _aevaluate(
+    options: _Options,
+    run: EvaluatorRun,
+    /,
+    *,
+    outputs: Any,
+    reference_outputs: Any,
+    **kwargs: Any,
+) -> EvaluatorResult:
+    if not watching():
+        return _compute(options, outputs, reference_outputs)
+    return await run.atraced(
+        partial(_acompute, options, outputs, reference_outputs),
+        outputs=outputs,
+        reference_outputs=reference_outputs,
+    )
+
+
+def _named(evaluator: _F, name: str) -> _F:
+    vars(evaluator)["__name__"] = name  # langsmith names evaluator runs after __name__
+    return evaluator
+
+
+def create_trajectory_match_evaluator(
+    *,
+    trajectory_match_mode: TrajectoryMatchMode = "strict",
+    tool_args_match_mode: ToolArgsMatchMode = "exact",
+    tool_args_match_overrides: Mapping[str, ToolArgsOverride] | None = None,
+    alignment: Alignment = "optimal",
+    score: TrajectoryScore = "match",
+) -> Callable[..., EvaluatorResult]:
+    """Create an evaluator matching an agent's messages and tool calls against a reference.
+
+    A drop-in for ``openevals.trajectory.match.create_trajectory_match_evaluator`` (same
+    arguments, defaults, key ``trajectory_<mode>_match`` and result), plus:
+
+    - ``alignment="optimal"`` (default) pairs tool calls by a maximum matching, so the answer
+      is True exactly when a valid pairing exists; ``"greedy"`` reproduces openevals' pairing.
+    - ``tool_args_match_overrides`` also takes, per tool, a dict of json_match options
+      (``{"comparators": {"city": comparators.text()}}``) or an evaluator called
+      ``evaluator(outputs=output_args, reference_outputs=reference_args)``.
+    - ``score="precision" | "recall" | "f1"`` grades the pairing of tool calls instead of the
+      boolean (``metadata["match"]`` keeps the mode's verdict).
+    - every failure has a ``comment`` and ``metadata`` (``pairing``, ``calls``,
+      ``mismatches``); a passing boolean result is exactly openevals' (``metadata`` None).
+
+    >>> evaluator = create_trajectory_match_evaluator(
+    ...     trajectory_match_mode="unordered", tool_args_match_mode="subset")
+    >>> call = lambda **args: {"name": "search", "args": args}
+    >>> outputs = [{"role": "ai", "tool_calls": [call(q="x"), call(q="x", lang="en")]}]
+    >>> references = [{"role": "ai", "tool_calls": [call(q="x", lang="en"), call(q="x")]}]
+    >>> evaluator(outputs=outputs, reference_outputs=references)
+    {'key': 'trajectory_unordered_match', 'score': True, 'comment': None, 'metadata': None}
+    """
+    options = _options(
+        trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
+    )
+    return _named(partial(_evaluate, options, EvaluatorRun(options.key)), options.key)
+
+
+def create_async_trajectory_match_evaluator(
+    *,
+    trajectory_match_mode: TrajectoryMatchMode = "strict",
+    tool_args_match_mode: ToolArgsMatchMode = "exact",
+    tool_args_match_overrides: Mapping[str, ToolArgsOverride] | None = None,
+    alignment: Alignment = "optimal",
+    score: TrajectoryScore = "match",
+) -> Callable[..., Awaitable[EvaluatorResult]]:
+    """The async twin of :func:`create_trajectory_match_evaluator`; same result for every input.
+
+    >>> import asyncio
+    >>> evaluator = create_async_trajectory_match_evaluator(trajectory_match_mode="superset")
+    >>> result = asyncio.run(evaluator(
+    ...     outputs=[{"role": "ai", "tool_calls": [{"name": "a", "args": {}}]}],
+    ...     reference_outputs=[{"role": "ai", "tool_calls": [{"name": "b", "args": {}}]}]))
+    >>> result["score"], result["comment"]
+    (False, 'reference_outputs[0].tool_calls[0] b({}) has no partner in outputs')
+    """
+    options = _options(
+        trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
+    )
+    return _named(partial(_aevaluate, options, EvaluatorRun(options.key)), options.key)

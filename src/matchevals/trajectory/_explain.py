@@ -1,0 +1,362 @@
+"""Why a trajectory does not match: problems found from a :class:`Matching`, as comment clauses
+(json_match's style) and as data for ``metadata``.
+
+- a reference call without a partner: ``reference_outputs[3].tool_calls[0]
+  get_weather({"city": "SF"}) has no partner in outputs``;
+- an output call without a partner: ``outputs[5].tool_calls[1] delete_db({}) has no partner in
+  reference_outputs``;
+- an argument that differs, between two calls of the same tool left without partners (paired
+  for the explanation by fewest differences): ``search args.q (outputs[1].tool_calls[0] vs
+  reference_outputs[1].tool_calls[0]): expected "x", got "y"``;
+- in strict mode also the message count, a role, or a number of calls that differ.
+
+Only what fails the mode is reported: ``superset`` ignores extra output calls, ``subset``
+reference calls left over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from matchevals.trajectory._args import MISSING, ArgDifference, ArgsRules, MatcherFailed
+from matchevals.trajectory._json import render
+from matchevals.trajectory._match import Matching
+from matchevals.trajectory._types import (
+    ToolCall,
+    Trajectory,
+    TrajectoryMatchMode,
+    TrajectoryScore,
+)
+
+__all__ = ["MAX_COMMENT_CLAUSES", "MAX_METADATA_MISMATCHES", "explain", "render_call"]
+
+MAX_COMMENT_CLAUSES = 5
+MAX_METADATA_MISMATCHES = 25
+_CALL_WIDTH = 60
+_EXPLAIN_PAIRS_LIMIT = 10_000  # leftover pairs compared to pair them for explanation
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    text: str
+    entry: dict[str, Any]
+
+
+def render_call(name: str, args: Any) -> str:
+    """``search({"q": "x"})``, the arguments truncated.
+
+    >>> render_call("search", {"q": "x"})
+    'search({"q": "x"})'
+    """
+    return f"{name}({render(args, _CALL_WIDTH)})"
+
+
+def _missing_call(call: ToolCall) -> _Problem:
+    return _Problem(
+        f"{call.at} {render_call(call.name, call.args)} has no partner in outputs",
+        {
+            "kind": "missing_call",
+            "name": call.name,
+            "expected": call.args,
+            "actual": None,
+            "outputs": None,
+            "reference_outputs": call.at,
+        },
+    )
+
+
+def _extra_call(call: ToolCall) -> _Problem:
+    return _Problem(
+        f"{call.at} {render_call(call.name, call.args)} has no partner in reference_outputs",
+        {
+            "kind": "extra_call",
+            "name": call.name,
+            "expected": None,
+            "actual": call.args,
+            "outputs": call.at,
+            "reference_outputs": None,
+        },
+    )
+
+
+def _arg_problem(output: ToolCall, reference: ToolCall, difference: ArgDifference) -> _Problem:
+    path = f"args.{difference.path}" if difference.path else "args"
+    head = f"{output.name} {path} ({output.at} vs {reference.at})"
+    expected, actual = difference.expected, difference.actual
+    entry: dict[str, Any] = {
+        "kind": "arg",
+        "name": output.name,
+        "path": difference.path,
+        "expected": None if expected is MISSING else expected,
+        "actual": None if actual is MISSING else actual,
+        "outputs": output.at,
+        "reference_outputs": reference.at,
+    }
+    if difference.reason is not None:
+        entry["kind"] = "matcher"
+        entry["reason"] = difference.reason
+        return _Problem(f"{head}: {difference.reason}", entry)
+    if expected is MISSING and actual is MISSING:  # a listed key (openevals' key lists)
+        entry["kind"] = "missing_arg"
+        return _Problem(f"{head}: missing from both sides; a listed key must be on both", entry)
+    if expected is MISSING:
+        entry["kind"] = "extra_arg"
+        return _Problem(f"{head}: not in reference_outputs, got {render(actual)}", entry)
+    if actual is MISSING:
+        entry["kind"] = "missing_arg"
+        return _Problem(f"{head}: missing from outputs, expected {render(expected)}", entry)
+    return _Problem(f"{head}: expected {render(expected)}, got {render(actual)}", entry)
+
+
+def _differences(rules: ArgsRules, output: ToolCall, reference: ToolCall) -> list[ArgDifference]:
+    try:
+        return rules.rule_for(output.name).differences(output.args, reference.args)
+    except MatcherFailed as error:
+        raise ValueError(f"{error} (comparing {output.at} with {reference.at})") from None
+
+
+def _explanation_pairs(
+    outputs: Sequence[ToolCall], references: Sequence[ToolCall], rules: ArgsRules
+) -> list[tuple[int, int, list[ArgDifference]]]:
+    """Pair leftover calls of the same tool with the fewest differences between them."""
+    found = []
+    by_name: dict[str, tuple[list[int], list[int]]] = {}
+    for i, call in enumerate(outputs):
+        by_name.setdefault(call.name, ([], []))[0].append(i)
+    for j, call in enumerate(references):
+        if call.name in by_name:
+            by_name[call.name][1].append(j)
+    for output_indices, reference_indices in by_name.values():
+        if not reference_indices:
+            continue
+        if len(output_indices) * len(reference_indices) > _EXPLAIN_PAIRS_LIMIT:
+            # too many to compare: in order
+            chosen = zip(output_indices, reference_indices, strict=False)
+            found += [(i, j, _differences(rules, outputs[i], references[j])) for i, j in chosen]
+            continue
+        table = [
+            [_differences(rules, outputs[i], references[j]) for j in reference_indices]
+            for i in output_indices
+        ]
+        costs = np.array([[len(cell) for cell in row] for row in table], dtype=np.float64)
+        rows, columns = linear_sum_assignment(costs)
+        found += [
+            (output_indices[row], reference_indices[column], table[row][column])
+            for row, column in zip(rows.tolist(), columns.tolist(), strict=True)
+        ]
+    return sorted(found, key=lambda item: (item[1], item[0]))
+
+
+def _call_problems(
+    outputs: Sequence[ToolCall],
+    references: Sequence[ToolCall],
+    rules: ArgsRules,
+    report_missing: bool,
+    report_extra: bool,
+) -> list[_Problem]:
+    """Problems among calls left without partners."""
+    problems: list[_Problem] = []
+    explained_outputs, explained_references = set(), set()
+    for i, j, differences in _explanation_pairs(outputs, references, rules):
+        explained_outputs.add(i)
+        explained_references.add(j)
+        if not differences:  # only a matcher answering differently for the same values
+            reason = "the arguments match now, but did not when the calls were paired"
+            differences = [ArgDifference("", references[j].args, outputs[i].args, reason)]
+        problems += [_arg_problem(outputs[i], references[j], d) for d in differences]
+    if report_missing:
+        problems += [
+            _missing_call(call)
+            for j, call in enumerate(references)
+            if j not in explained_references
+        ]
+    if report_extra:
+        problems += [
+            _extra_call(call) for i, call in enumerate(outputs) if i not in explained_outputs
+        ]
+    return problems
+
+
+def _leftovers(matching: Matching) -> tuple[list[ToolCall], list[ToolCall]]:
+    paired_outputs = {i for i, _ in matching.pairs}
+    paired_references = {j for _, j in matching.pairs}
+    return (
+        [c for i, c in enumerate(matching.output_calls) if i not in paired_outputs],
+        [c for j, c in enumerate(matching.reference_calls) if j not in paired_references],
+    )
+
+
+def _messages_word(count: int) -> str:
+    return f"{count} message" + ("" if count == 1 else "s")
+
+
+def _calls_word(count: int) -> str:
+    return f"{count} tool call" + ("" if count == 1 else "s")
+
+
+def _strict_problems(
+    matching: Matching, outputs: Trajectory, references: Trajectory, rules: ArgsRules
+) -> list[_Problem]:
+    problems: list[_Problem] = []
+    if len(outputs) != len(references):
+        problems.append(
+            _Problem(
+                f"outputs has {_messages_word(len(outputs))}, "
+                f"reference_outputs has {len(references)}",
+                {"kind": "message_count", "expected": len(references), "actual": len(outputs)},
+            )
+        )
+    paired = {id(matching.output_calls[i]) for i, _ in matching.pairs}
+    paired.update(id(matching.reference_calls[j]) for _, j in matching.pairs)
+    for out_index, ref_index in matching.message_pairs or ():
+        if out_index is None:
+            assert ref_index is not None
+            message = references[ref_index]
+            problems.append(
+                _Problem(
+                    f"{message.at} ({message.role}) has no partner in outputs",
+                    {
+                        "kind": "missing_message",
+                        "expected": message.role,
+                        "actual": None,
+                        "outputs": None,
+                        "reference_outputs": message.at,
+                    },
+                )
+            )
+            problems += [_missing_call(call) for call in message.tool_calls]
+            continue
+        if ref_index is None:
+            message = outputs[out_index]
+            problems.append(
+                _Problem(
+                    f"{message.at} ({message.role}) has no partner in reference_outputs",
+                    {
+                        "kind": "extra_message",
+                        "expected": None,
+                        "actual": message.role,
+                        "outputs": message.at,
+                        "reference_outputs": None,
+                    },
+                )
+            )
+            problems += [_extra_call(call) for call in message.tool_calls]
+            continue
+        output, reference = outputs[out_index], references[ref_index]
+        if output.role != reference.role:
+            problems.append(
+                _Problem(
+                    f"{output.at} is {_a_role(output.role)} message where {reference.at} is "
+                    f"{_a_role(reference.role)} message",
+                    {
+                        "kind": "role",
+                        "expected": reference.role,
+                        "actual": output.role,
+                        "outputs": output.at,
+                        "reference_outputs": reference.at,
+                    },
+                )
+            )
+            continue
+        count, expected = len(output.tool_calls), len(reference.tool_calls)
+        if count != expected:
+            problems.append(
+                _Problem(
+                    f"{output.at} makes {_calls_word(count)} where {reference.at} makes {expected}",
+                    {
+                        "kind": "tool_call_count",
+                        "expected": expected,
+                        "actual": count,
+                        "outputs": output.at,
+                        "reference_outputs": reference.at,
+                    },
+                )
+            )
+        left_outputs = [call for call in output.tool_calls if id(call) not in paired]
+        left_references = [call for call in reference.tool_calls if id(call) not in paired]
+        problems += _call_problems(left_outputs, left_references, rules, True, True)
+    return problems
+
+
+def _a_role(role: str) -> str:
+    """``an assistant``, ``a user``, ``a tool`` (by the sound of the roles a trajectory has)."""
+    return ("an " if role[:1] in "aeio" else "a ") + role
+
+
+def _comment(problems: Sequence[_Problem]) -> str:
+    shown = [problem.text for problem in problems[:MAX_COMMENT_CLAUSES]]
+    if len(problems) > MAX_COMMENT_CLAUSES:
+        shown.append(f"… and {len(problems) - MAX_COMMENT_CLAUSES} more")
+    return "; ".join(shown)
+
+
+def _call_entry(call: ToolCall) -> dict[str, Any]:
+    return {"at": call.at, "name": call.name, "args": call.args, "message": call.message}
+
+
+def _pairing(matching: Matching) -> list[list[int | None]]:
+    """Every call once: ``[output index, reference index]``, ``None`` for no partner; in
+    reference order, the outputs without a partner last."""
+    partner = {j: i for i, j in matching.pairs}
+    rows: list[list[int | None]] = [
+        [partner.get(j), j] for j in range(len(matching.reference_calls))
+    ]
+    paired = {i for i, _ in matching.pairs}
+    rows += [[i, None] for i in range(len(matching.output_calls)) if i not in paired]
+    return rows
+
+
+def explain(
+    matching: Matching,
+    outputs: Trajectory,
+    references: Trajectory,
+    mode: TrajectoryMatchMode,
+    rules: ArgsRules,
+    score: TrajectoryScore = "match",
+) -> tuple[str | None, dict[str, Any]]:
+    """The comment and the metadata of a result.
+
+    The comment names what fails the mode and, for a graded ``score``, what lowers it (calls
+    left over on the side it counts); it is None when there is nothing to say.
+    """
+    problems: list[_Problem] = []
+    if mode == "strict":
+        if not matching.match:
+            problems = _strict_problems(matching, outputs, references, rules)
+    elif not matching.match or score != "match":
+        report_missing = mode != "subset" or score in ("recall", "f1")
+        report_extra = mode != "superset" or score in ("precision", "f1")
+        outputs_left, references_left = _leftovers(matching)
+        problems = _call_problems(
+            outputs_left, references_left, rules, report_missing, report_extra
+        )
+    metadata: dict[str, Any] = {
+        "match": matching.match,
+        "precision": matching.precision,
+        "recall": matching.recall,
+        "f1": matching.f1,
+        "pairing": _pairing(matching),
+        "calls": {
+            "outputs": [_call_entry(call) for call in matching.output_calls],
+            "reference_outputs": [_call_entry(call) for call in matching.reference_calls],
+        },
+    }
+    if matching.message_pairs is not None:
+        metadata["messages"] = {
+            "outputs": [{"at": m.at, "role": m.role} for m in outputs],
+            "reference_outputs": [{"at": m.at, "role": m.role} for m in references],
+        }
+        metadata["message_pairing"] = [list(pair) for pair in matching.message_pairs]
+    if not matching.match:
+        metadata["mismatches"] = [p.entry for p in problems[:MAX_METADATA_MISMATCHES]]
+        if len(problems) > MAX_METADATA_MISMATCHES:
+            metadata["mismatches_omitted"] = len(problems) - MAX_METADATA_MISMATCHES
+    comment = _comment(problems) if problems else None
+    if not matching.match and comment is None:  # cannot happen; never fail without a word
+        comment = "the trajectories do not match"
+    return comment, metadata

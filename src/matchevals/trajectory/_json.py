@@ -1,0 +1,27 @@
+"""Everything the trajectory package takes from the JSON value model and from json_match.
+
+The one module of :mod:`matchevals.trajectory` that imports :mod:`matchevals._values` or
+:mod:`matchevals.json_match`, so both can be restructured behind it. json_match is used only
+through its public factory, imported when a json_match argument matcher is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from matchevals._values import describe_type, freeze, json_equal, render
+
+__all__ = ["describe_type", "freeze", "json_equal", "json_match_evaluator", "render"]
+
+
+def json_match_evaluator(options: Mapping[str, Any]) -> Callable[..., Any]:
+    """A json_match evaluator built from its factory's keyword arguments.
+
+    >>> evaluator = json_match_evaluator({"aggregator": "all"})
+    >>> evaluator(outputs={"q": 1}, reference_outputs={"q": 1})[0]["score"]
+    1
+    """
+    from matchevals.json_match import create_json_match_evaluator
+
+    return create_json_match_evaluator(**options)

@@ -1,0 +1,204 @@
+"""The pairing algorithms against brute force on small inputs.
+
+Each path (counting signatures, identical-first for preorders, Hopcroft–Karp for the rest, the
+message alignment of graded strict mode) is checked against exhaustive search, and the
+shortcuts against the general path as their oracle.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchevals.trajectory._args import ArgsRules, MatcherArgs, build_rules
+from matchevals.trajectory._match import align_messages
+from matchevals.trajectory._messages import read_trajectory
+from matchevals.trajectory._pairing import (
+    _pair_general,
+    greedy_pairing,
+    maximum_matching,
+    maximum_pairing,
+)
+from matchevals.trajectory._types import ToolCall
+from tests.trajectory.helpers import (
+    ARGUMENT_SETS,
+    TOOL_NAMES,
+    assistant,
+    brute_force_pairing_size,
+    brute_force_strict_alignment,
+    close_counts,
+    fits_under,
+    langchain_call,
+    lowercase_query,
+    make_call,
+    texts_for,
+    tool,
+    user,
+)
+
+
+def _brute_force_matching_size(adjacency: list[list[int]], right_count: int) -> int:
+    best = 0
+    for assignment in itertools.product(*[[-1, *partners] for partners in adjacency]):
+        used = [right for right in assignment if right >= 0]
+        if len(used) == len(set(used)):
+            best = max(best, len(used))
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(0, 6).flatmap(
+        lambda rights: st.tuples(
+            st.just(rights),
+            st.lists(
+                st.lists(st.integers(0, max(rights - 1, 0)), max_size=rights, unique=True)
+                if rights
+                else st.just([]),
+                max_size=6,
+            ),
+        )
+    )
+)
+def test_hopcroft_karp_finds_a_maximum_matching(graph: tuple[int, list[list[int]]]) -> None:
+    right_count, adjacency = graph
+    matched = maximum_matching(adjacency, right_count)
+    used = [right for right in matched if right >= 0]
+    assert len(used) == len(set(used))  # one to one
+    assert all(right in adjacency[left] for left, right in enumerate(matched) if right >= 0)
+    assert len(used) == _brute_force_matching_size(adjacency, right_count)
+
+
+def test_hopcroft_karp_on_a_large_dense_graph_is_perfect() -> None:
+    rng = random.Random(7)
+    size = 300
+    adjacency = [sorted({*rng.sample(range(size), 5), left}) for left in range(size)]
+    matched = maximum_matching(adjacency, size)
+    assert sorted(matched) == list(range(size))  # the diagonal guarantees a perfect one
+
+
+def _calls(rng: random.Random, count: int, side: str) -> list[ToolCall]:
+    """Calls of two tools; arguments with or without JSON text (texts of equal values differ
+    at times, so the same-text tier and the value tiers both pair)."""
+    found = []
+    for position in range(count):
+        args = dict(rng.choice(ARGUMENT_SETS))
+        found.append(
+            make_call(rng.choice(TOOL_NAMES[:2]), args, side, position, texts_for(rng, args))
+        )
+    return found
+
+
+RULES: dict[str, Any] = {
+    "exact": ("exact", None),
+    "ignore": ("ignore", None),
+    "subset": ("subset", None),
+    "superset": ("superset", None),
+    "keys": ("exact", {"search": ["q"], "weather": ["q", "lang"]}),
+    "nested keys": ("exact", {"search": ["opts.lang"]}),
+    "matcher": ("exact", {"search": lowercase_query, "weather": close_counts}),
+    "json_match": ("exact", {"search": {"exclude_keys": ["lang"]}}),
+}
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_maximum_pairing_matches_brute_force(name: str) -> None:
+    mode, overrides = RULES[name]
+    rules = build_rules(mode, overrides)
+    fits = fits_under(rules)
+    rng = random.Random(name)
+    for _ in range(300):
+        outputs = _calls(rng, rng.randint(0, 5), "outputs")
+        references = _calls(rng, rng.randint(0, 5), "reference_outputs")
+        pairs = maximum_pairing(outputs, references, rules)
+        assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
+        assert all(fits(outputs[i], references[j]) for i, j in pairs)
+        assert len(pairs) == brute_force_pairing_size(outputs, references, fits)
+        greedy = greedy_pairing(outputs, references, rules, rng.choice(["outputs", "references"]))
+        assert all(fits(outputs[i], references[j]) for i, j in greedy)
+        assert len(greedy) <= len(pairs)
+
+
+@pytest.mark.parametrize("mode", ["subset", "superset"])
+def test_identical_first_for_preorders_equals_the_general_path(mode: str) -> None:
+    """The shortcut's oracle: every pair asked, Hopcroft–Karp on all calls."""
+    rules = build_rules(mode, None)
+    rule = rules.rule_for("search")
+    rng = random.Random(mode)
+    for _ in range(500):
+        outputs = [
+            make_call("search", args, "outputs", i, texts_for(rng, args))
+            for i, args in enumerate(rng.choices(ARGUMENT_SETS, k=rng.randint(0, 8)))
+        ]
+        references = [
+            make_call("search", args, "reference_outputs", i, texts_for(rng, args))
+            for i, args in enumerate(rng.choices(ARGUMENT_SETS, k=rng.randint(0, 8)))
+        ]
+        general = _pair_general(
+            rule, list(range(len(outputs))), list(range(len(references))), outputs, references
+        )
+        assert len(maximum_pairing(outputs, references, rules)) == len(general)
+
+
+def test_a_non_transitive_matcher_is_not_paired_identical_first() -> None:
+    """Counts within 1: pairing the identical 1s first would leave 2 without a partner."""
+    rules = build_rules("exact", {"t": close_counts})
+    outputs = [make_call("t", {"n": 1}, "o", 0, '{"n": 1}'), make_call("t", {"n": 2}, "o", 1)]
+    references = [make_call("t", {"n": 1}, "r", 0, '{"n": 1}'), make_call("t", {"n": 0}, "r", 1)]
+    assert isinstance(rules.rule_for("t"), MatcherArgs)
+    assert maximum_pairing(outputs, references, rules) == [(0, 1), (1, 0)]
+
+
+def test_a_matcher_is_asked_once_per_distinct_pair_of_argument_values() -> None:
+    asked: list[tuple[Any, Any]] = []
+
+    def matcher(output_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
+        asked.append((output_args["n"], reference_args["n"]))
+        return output_args["n"] == reference_args["n"]
+
+    rules = build_rules("exact", {"t": matcher})
+    outputs = [make_call("t", {"n": n}, "o", i) for i, n in enumerate([1, 1, 1, 2, 2])]
+    references = [make_call("t", {"n": n}, "r", i) for i, n in enumerate([2, 1, 2, 1, 1])]
+    assert len(maximum_pairing(outputs, references, rules)) == 5
+    assert sorted(asked) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+
+
+def _random_messages(rng: random.Random) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    for _ in range(rng.randint(0, 5)):
+        kind = rng.choice(["user", "assistant", "assistant", "tool"])
+        if kind == "user":
+            messages.append(user())
+        elif kind == "tool":
+            messages.append(tool())
+        else:
+            calls = [
+                langchain_call(rng.choice(TOOL_NAMES[:2]), rng.choice(ARGUMENT_SETS[:4]))
+                for _ in range(rng.randint(0, 2))
+            ]
+            messages.append(assistant(*calls))
+    return messages
+
+
+@pytest.mark.parametrize("args_mode", ["exact", "subset", "ignore"])
+def test_the_message_alignment_of_graded_strict_mode_is_the_best(args_mode: str) -> None:
+    rng = random.Random(args_mode)
+    rules: ArgsRules = build_rules(args_mode, None)
+    for _ in range(200):
+        outputs, references = _random_messages(rng), _random_messages(rng)
+        out = read_trajectory(outputs, "outputs")
+        ref = read_trajectory(references, "reference_outputs")
+        message_pairs, pairs = align_messages(out, ref, rules, "optimal")
+        aligned = [(i, j) for i, j in message_pairs if i is not None and j is not None]
+        assert sorted(i for i, _ in message_pairs if i is not None) == list(range(len(out)))
+        assert sorted(j for _, j in message_pairs if j is not None) == list(range(len(ref)))
+        assert [i for i, _ in aligned] == sorted(i for i, _ in aligned)  # order kept
+        assert [j for _, j in aligned] == sorted(j for _, j in aligned)
+        assert all(out[i].role == ref[j].role for i, j in aligned)
+        best = brute_force_strict_alignment(outputs, references, args_mode)
+        assert (len(pairs), len(aligned)) == best
