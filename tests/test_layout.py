@@ -28,6 +28,7 @@ PUBLIC_MODULES = [
     "matchevals.json_match.comparators",
     "matchevals.graph_trajectory",
     "matchevals.graph_trajectory.langgraph",
+    "matchevals.trajectory",
     "matchevals.testing",
     "matchevals.pytest_plugin",
 ]
@@ -35,6 +36,7 @@ TYPE_MODULES = [
     "matchevals._types",
     "matchevals.json_match._types",
     "matchevals.graph_trajectory._types",
+    "matchevals.trajectory._types",
 ]
 
 
@@ -200,6 +202,16 @@ def test_create_json_match_evaluator_reports_matchevals_json_match() -> None:
     from matchevals.json_match import create_json_match_evaluator
 
     assert create_json_match_evaluator.__module__ == "matchevals.json_match"
+
+
+def test_trajectory_match_is_the_same_functions_under_openevals_path() -> None:
+    import matchevals.trajectory
+    import matchevals.trajectory.match
+
+    for name in ("create_trajectory_match_evaluator", "create_async_trajectory_match_evaluator"):
+        function = getattr(matchevals.trajectory.match, name)
+        assert function is getattr(matchevals.trajectory, name)
+        assert function.__module__ == "matchevals.trajectory"
 
 
 def _listed_paths(text: str) -> set[str]:

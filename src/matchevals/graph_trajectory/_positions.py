@@ -118,7 +118,8 @@ class Moves:
 
     >>> from matchevals.graph_trajectory._reference import Loop, Step
     >>> moves = Moves([Loop((Step(["a"], "unordered", False, "r"),), 1, None, "r")])
-    >>> [(p, s.nodes if s else None, t, v) for p, s, t, v in moves.layer([(0, 0, 0)], ["a"], len)]
+    >>> layer = moves.layer([(0, 0, 0)], ["a"], lambda actual, step: len(actual))
+    >>> [(p, s.nodes if s else None, t, v) for p, s, t, v in layer]
     [((0, 0, 0), ['a'], (0, 1, 0), 1)]
     """
 

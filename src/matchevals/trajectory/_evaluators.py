@@ -15,10 +15,11 @@ from typing import Any, TypeVar
 
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
-from matchevals.trajectory._args import ArgsRules, MatcherArgs, build_rules
+from matchevals.trajectory._args import ArgsRules, MatcherArgs
 from matchevals.trajectory._explain import explain
 from matchevals.trajectory._match import match_trajectories
 from matchevals.trajectory._messages import read_trajectory
+from matchevals.trajectory._rules import build_rules
 from matchevals.trajectory._types import (
     ALIGNMENTS,
     MODES,
