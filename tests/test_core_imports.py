@@ -93,3 +93,19 @@ def test_evaluating_without_a_rubric_or_a_watcher_loads_no_framework() -> None:
         "assert t()(outputs=call, reference_outputs=call)['score'] is True"
     )
     assert sorted(_loaded_after("matchevals", code) & set(FORBIDDEN)) == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "matchevals.json_match",
+        "matchevals.graph_trajectory",
+        "matchevals.trajectory",
+        "matchevals.testing",
+        "matchevals.cli",
+    ],
+)
+def test_public_packages_load_numpy_and_scipy_only_when_they_pair(module: str) -> None:
+    # what keeps `import matchevals.json_match` and `matchevals --help` fast
+    # (benchmarks/bench_import.py shows the times)
+    assert sorted(_loaded_after(module) & {"numpy", "scipy", "rich"}) == []

@@ -20,9 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from matchevals.trajectory._args import MISSING, ArgDifference, ArgsRules, MatcherFailed
 from matchevals.trajectory._json import render
 from matchevals.trajectory._match import Matching
@@ -140,6 +137,9 @@ def _explanation_pairs(
             chosen = zip(output_indices, reference_indices, strict=False)
             found += [(i, j, _differences(rules, outputs[i], references[j])) for i, j in chosen]
             continue
+        import numpy as np  # only when two calls of one tool are left over: not at import
+        from scipy.optimize import linear_sum_assignment
+
         table = [
             [_differences(rules, outputs[i], references[j]) for j in reference_indices]
             for i in output_indices
