@@ -169,11 +169,14 @@ def arrange(matches: dict[int, int], n_outputs: int, n_references: int, mode: st
 
 
 def best_matches(scores: NDArray[Any]) -> dict[int, int]:
-    """The pairing of rows with columns of the largest total score (output -> reference)."""
+    """The pairing of rows with columns of the largest total score (output -> reference).
+
+    ``scores`` is used up: negated in place, so a 3000 × 3000 matrix is not copied.
+    """
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
-    row_indices, column_indices = linear_sum_assignment(np.negative(scores))
+    row_indices, column_indices = linear_sum_assignment(np.negative(scores, out=scores))
     return dict(zip(row_indices.tolist(), column_indices.tolist(), strict=True))
 
 
