@@ -14,7 +14,7 @@ from langsmith.run_trees import RunTree
 from langsmith.schemas import Example
 from openevals.json import create_json_match_evaluator as openevals_json_match
 
-import matchevals._evaluator as adapter
+import matchevals._langsmith as adapter
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
 from tests.langsmith_offline import (
     langsmith_test_case,

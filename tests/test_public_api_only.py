@@ -4,7 +4,7 @@ The scan below looks at every module under ``src/``: imports of a private module
 another package (``_pytest``, ``langsmith._internal``, ``from x import _y``), private module
 paths in strings (``importlib.import_module("a._b")``), ``getattr(x, "_name")`` and attribute
 reads such as ``module._NAME`` on something that is not ``self``/``cls``. The only place allowed
-to do any of it is ``matchevals._evaluator.tracing_check``, which falls back to the public API.
+to do any of it is ``matchevals._langsmith.tracing_check``, which falls back to the public API.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from langsmith.run_helpers import tracing_context
 from langsmith.utils import get_env_var, tracing_is_enabled
 
 import matchevals
-from matchevals import _evaluator
+from matchevals import _langsmith
 from tests.langsmith_offline import run_traced
 
 SOURCE = Path(matchevals.__file__).parent
-ALLOWED = {("_evaluator.py", "tracing_check"), ("_evaluator.py", "check")}
+ALLOWED = {("_langsmith.py", "tracing_check"), ("_langsmith.py", "check")}
 NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}  # documented
 PRIVATE_PATH = re.compile(r"^[A-Za-z_][\w]*(\.\w+)*$")
 
@@ -166,9 +166,9 @@ STATES = [
 def test_fast_check_and_fallback_agree_with_tracing_is_enabled(
     env: str | None, context: bool | str | None
 ) -> None:
-    fast = _evaluator.tracing_check()
-    fallback = _evaluator.tracing_check("langsmith.no_such_module")
-    assert fallback is _evaluator._public_tracing_check
+    fast = _langsmith.tracing_check()
+    fallback = _langsmith.tracing_check("langsmith.no_such_module")
+    assert fallback is _langsmith._public_tracing_check
     with _environment(env), tracing_context(enabled=context):
         expected = bool(tracing_is_enabled())
         assert fast() is expected
@@ -176,26 +176,27 @@ def test_fast_check_and_fallback_agree_with_tracing_is_enabled(
 
 
 def test_the_fast_check_is_used_where_langsmith_has_its_context_module() -> None:
+    _langsmith.langsmith_active()  # built on first use
     try:
         import langsmith._internal._context  # noqa: F401  # a test may look; src/ may not
     except ImportError:  # older langsmith (0.3.45) has none: the public check is all there is
-        assert _evaluator.langsmith_active is _evaluator._public_tracing_check
+        assert _langsmith.langsmith_active is _langsmith._public_tracing_check
     else:
-        assert _evaluator.langsmith_active is not _evaluator._public_tracing_check
+        assert _langsmith.langsmith_active is not _langsmith._public_tracing_check
 
 
 def test_inside_a_traced_run_both_checks_see_tracing() -> None:
     seen: list[tuple[bool, bool]] = []
-    fast, fallback = _evaluator.tracing_check(), _evaluator.tracing_check("json")
-    assert fallback is _evaluator._public_tracing_check  # json has no such names
+    fast, fallback = _langsmith.tracing_check(), _langsmith.tracing_check("json")
+    assert fallback is _langsmith._public_tracing_check  # json has no such names
     run_traced(lambda: seen.append((fast(), fallback())))
     assert seen == [(True, True)]
 
 
 def test_the_adapter_works_with_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the private names gone, the adapter decides through the public API and still traces."""
-    monkeypatch.setattr(_evaluator, "langsmith_active", _evaluator.tracing_check("gone"))
-    run = _evaluator.EvaluatorRun("probe")
+    monkeypatch.setattr(_langsmith, "langsmith_active", _langsmith.tracing_check("gone"))
+    run = _langsmith.EvaluatorRun("probe")
     with tracing_context(enabled=False):
         untraced = run.call(lambda: [{"key": "k", "score": 0}], outputs={"a": 1})
     parent = run_traced(lambda: run.call(lambda: [{"key": "k", "score": 0}], outputs={"a": 1}))

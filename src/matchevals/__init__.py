@@ -6,11 +6,21 @@
 0.5
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("matchevals")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+from __future__ import annotations
 
 __all__ = ["__version__"]
+
+
+def __getattr__(name: str) -> str:
+    # ``__version__`` is read from the installed metadata on first use: importlib.metadata
+    # costs more than the rest of ``import matchevals.json_match``.
+    if name != "__version__":
+        raise AttributeError(f"module 'matchevals' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("matchevals")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        found = "0.0.0"
+    globals()["__version__"] = found
+    return found

@@ -1,5 +1,8 @@
 """Explanations people read: JSON differences by path, trajectories side by side.
 
+References are read with the matchers' own reference model (``graph_trajectory._reference``),
+so a trajectory is shown exactly as it was matched.
+
 Pure functions on plain data, shared by :mod:`matchevals.testing`, the pytest plugin and the
 command line. Nothing here scores anything: the evaluators decide, this module only shows why.
 """
@@ -13,6 +16,7 @@ from typing import Any
 
 from matchevals._explain_trajectory import is_trajectory_result, trajectory_lines
 from matchevals._values import json_equal, render
+from matchevals.graph_trajectory._reference import Loop, Step, read_reference
 
 __all__ = [
     "MISSING",
@@ -219,45 +223,35 @@ def _nodes(nodes: Sequence[str]) -> str:
     return "[" + ", ".join(nodes) + "]"
 
 
-def _reference_cell(element: Any) -> str:
-    """``[a, b]``, ``[a, b] exact``, ``[t] optional``, ``repeat([a], [t]) ×1..``."""
-    if isinstance(element, Mapping) and "repeat" in element:
-        body, low, high = element["repeat"], element.get("min", 1), element.get("max")
-    elif hasattr(element, "min") and hasattr(element, "steps") and not hasattr(element, "optional"):
-        body, low, high = element.steps, element.min, element.max
-    else:
-        return _step_cell(element)
-    inner = ", ".join(_step_cell(step) for step in body)
-    return f"repeat({inner}) ×{low}..{'' if high is None else high}"
-
-
-def _step_cell(step: Any) -> str:
-    if isinstance(step, Mapping):
-        nodes, mode, optional = (
-            step.get("steps", []),
-            step.get("match_mode", "unordered"),
-            step.get("optional"),
-        )
-    elif hasattr(step, "match_mode"):
-        nodes, mode, optional = step.steps, step.match_mode, getattr(step, "optional", False)
-    else:
-        nodes, mode, optional = step, "unordered", False
+def _cell(nodes: Sequence[Any], mode: str, optional: bool) -> str:
     text = _nodes([str(node) for node in nodes])
     if mode != "unordered":
         text += f" {mode}"
     return text + (" optional" if optional else "")
 
 
-def _resolve(reference_steps: Sequence[Any], path: str) -> Any:
+def _step_cell(step: Step) -> str:
+    """``[a, b]``, ``[a, b] exact``, ``[t] optional``."""
+    return _cell(step.nodes, step.mode, step.optional)
+
+
+def _reference_cell(element: Step | Loop) -> str:
+    """A step's cell, or ``repeat([a], [t]) ×1..`` for a Repeat."""
+    if isinstance(element, Step):
+        return _step_cell(element)
+    inner = ", ".join(_step_cell(step) for step in element.body)
+    return f"repeat({inner}) ×{element.min}..{'' if element.max is None else element.max}"
+
+
+def _resolve(elements: Sequence[Step | Loop], path: str) -> Step | Loop:
     """The reference element a path like ``reference_outputs.steps[0].steps[1]`` names."""
-    element: Any = None
-    container: Any = reference_steps
+    element: Step | Loop | None = None
+    container: Sequence[Step | Loop] = elements
     for index in (int(match) for match in _INDEX.findall(path)):
         element = container[index]
-        if isinstance(element, Mapping) and "repeat" in element:
-            container = element["repeat"]
-        elif hasattr(element, "min") and hasattr(element, "steps"):
-            container = element.steps
+        if isinstance(element, Loop):
+            container = element.body
+    assert element is not None
     return element
 
 
@@ -284,12 +278,11 @@ def trajectory_side_by_side(
     diverged_at = divergence.get("superstep")
     verdicts: Sequence[str] = run_metadata.get("verdicts") or ()
     alignment = run_metadata.get("alignment")
+    elements = read_reference({"steps": list(reference_steps)}, "reference_outputs").elements
     rows: list[tuple[str, str, str]] = []
     if alignment is None:  # plain reference: superstep i against reference step i
-        for index in range(max(len(run_steps), len(reference_steps))):
-            expected = (
-                _reference_cell(reference_steps[index]) if index < len(reference_steps) else "—"
-            )
+        for index in range(max(len(run_steps), len(elements))):
+            expected = _reference_cell(elements[index]) if index < len(elements) else "—"
             actual = _nodes(run_steps[index]) if index < len(run_steps) else "—"
             rows.append((str(index), expected, actual))
     else:  # pattern: each superstep against the reference step it was aligned with
@@ -300,13 +293,13 @@ def trajectory_side_by_side(
             elif path is None:
                 expected = "—"
             else:
-                expected = _step_cell(_resolve(reference_steps, path))
+                expected = _reference_cell(_resolve(elements, path))
             rows.append((str(index), expected, _nodes(steps)))
         if diverged_at is not None and diverged_at >= len(run_steps):
             expected = " or ".join(_expected_cell(e) for e in divergence.get("expected") or ())
             rows.append((str(diverged_at), expected or "—", "—"))
     widths = [
-        max(len(title), *(len(row[column]) for row in rows))
+        max([len(title), *(len(row[column]) for row in rows)])
         for column, title in enumerate(("superstep", "expected", "actual"))
     ]
     header = ("superstep", "expected", "actual")
@@ -323,7 +316,7 @@ def trajectory_side_by_side(
 
 
 def _expected_cell(expected: Mapping[str, Any]) -> str:
-    return _step_cell({"steps": expected["steps"], "match_mode": expected["match_mode"]})
+    return _cell(expected["steps"], expected["match_mode"], False)
 
 
 # --------------------------------------------------------------------------------------------

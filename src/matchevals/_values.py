@@ -2,6 +2,11 @@
 
 Values compare as JSON values, not as Python objects: ``true`` is not ``1``, ``1`` equals ``1.0``,
 objects and arrays compare deeply, and NaN equals NaN (a value always equals itself).
+
+This is the one module that decides JSON equality: :func:`json_equal` for two values,
+:func:`differing_keys` for the values of two objects at once (the hot loop of json_match, with
+the common cases decided inline), and :func:`freeze`, the hash key that agrees with both.
+Everything else calls these (an ``a is b`` test first is fine: a value equals itself).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from json.encoder import encode_basestring as _quote
 from typing import Any
 
-__all__ = ["EXACT_TYPES", "freeze", "json_equal", "render"]
+__all__ = ["EXACT_TYPES", "describe_type", "differing_keys", "freeze", "json_equal", "render"]
 
 _BOOL_TAG = "\x00bool"
 _NAN_TAG = "\x00nan"
@@ -78,6 +83,50 @@ def json_equal(left: Any, right: Any) -> bool:
         return bool(left == right)
     except Exception:  # an exotic object whose __eq__ raises is simply not equal
         return False
+
+
+class _Absent:
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()
+
+
+def differing_keys(
+    output: Mapping[str, Any], reference: Mapping[str, Any]
+) -> tuple[list[str], int]:
+    """The keys whose values differ as JSON values or are on one side only, and the number of
+    keys compared (the keys of both). Output keys come first, in their order, then the keys
+    only the reference has.
+
+    >>> differing_keys({"a": 1, "b": True}, {"a": 1.0, "b": 1, "c": 2})
+    (['b', 'c'], 3)
+    """
+    reference_get = reference.get
+    differing = []
+    extra = 0
+    for key, actual in output.items():
+        expected = reference_get(key, _ABSENT)
+        if actual is expected:
+            continue
+        kind = type(actual)
+        if kind is type(expected):  # the common cases of json_equal, decided without a call
+            if kind in EXACT_TYPES:
+                if actual != expected:
+                    differing.append(key)
+                continue
+            if kind is float:
+                if actual != expected and (actual == actual or expected == expected):  # NaN
+                    differing.append(key)
+                continue
+        if expected is _ABSENT:
+            extra += 1
+            differing.append(key)
+        elif not json_equal(actual, expected):
+            differing.append(key)
+    if len(output) - extra != len(reference):  # keys missing from output
+        differing.extend(key for key in reference if key not in output)
+    return differing, len(reference) + extra
 
 
 def freeze(value: Any) -> Hashable:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matchevals._evaluator import EvaluatorResult
 from matchevals._explain import (
     groups_from_mismatches,
     json_differences,
@@ -24,6 +23,7 @@ from matchevals._explain import (
     trajectory_side_by_side,
 )
 from matchevals._explain_trajectory import trajectory_lines
+from matchevals._types import EvaluatorResult
 
 __all__ = ["assert_graph_trajectory_match", "assert_json_match", "assert_trajectory_match"]
 

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from matchevals.graph_trajectory._capture import CheckpointView, TaskView, path_key, split_history
+from matchevals.graph_trajectory._conventions import path_key
+from matchevals.graph_trajectory._history import CheckpointView, TaskView, split_history
 from matchevals.graph_trajectory.langgraph import (
     INVOCATION_MARKER_KEY,
     extract_graph_run_trajectories,

@@ -16,7 +16,7 @@ from matchevals.graph_trajectory import (
     graph_trajectory_match,
     graph_trajectory_match_async,
 )
-from matchevals.graph_trajectory._modes import matches, similarity
+from matchevals.graph_trajectory._superstep import matches, similarity
 from tests.graph_trajectory.helpers import ref, run
 
 MODES = ["exact", "unordered", "subset", "superset"]

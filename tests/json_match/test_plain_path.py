@@ -10,9 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchevals.json_match import create_json_match_evaluator
+from matchevals.json_match._core import finish, prepare
+from matchevals.json_match._fast import score_nested_objects, score_objects, scorer
+from matchevals.json_match._fast import score_records as _score_records
 from matchevals.json_match._options import JsonMatchOptions
-from matchevals.json_match._plain import score_nested_objects, score_objects
-from matchevals.json_match._score import _score_records, finish, prepare, score_without_judge
+
+
+def score_without_judge(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Any:
+    return scorer(options)(outputs, reference_outputs)
+
 
 KEYS = [f"k{i}" for i in range(40)] + ["a.b", "", "é"]
 TRICKY_SCALARS = st.one_of(
@@ -244,3 +250,43 @@ def test_nested_documents_without_lists_take_the_hot_path() -> None:
         ("json_match:f", 1),
     ]
     assert score_nested_objects({"a": [1]}, {"a": [2]}, None) is None  # a list to pair
+
+
+def _outcome(score: Any, outputs: Any, references: Any) -> str:
+    try:
+        return repr(score(outputs, references))
+    except (TypeError, ValueError) as error:
+        return f"{type(error).__name__}: {error}"
+
+
+INPUTS = st.one_of(
+    similar_objects(),
+    st.tuples(VALUES, VALUES),
+    st.tuples(
+        st.lists(st.dictionaries(st.sampled_from(KEYS[:4]), VALUES, max_size=3), max_size=4),
+        st.lists(st.dictionaries(st.sampled_from(KEYS[:4]), VALUES, max_size=3), max_size=4),
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    pair=INPUTS,
+    aggregator=st.sampled_from([None, "average", "all"]),
+    list_aggregator=st.sampled_from(["average", "all"]),
+    nested=st.booleans(),
+)
+def test_the_evaluators_scorer_equals_itself_with_the_fast_path_switched_off(
+    pair: tuple[Any, Any], aggregator: str | None, list_aggregator: str, nested: bool
+) -> None:
+    # What an evaluator built with plain options runs (the fast path, handing some inputs back
+    # to the general path) against the general path alone, on any input: same results, or the
+    # same error.
+    options = JsonMatchOptions(
+        aggregator=aggregator,  # type: ignore[arg-type]
+        list_aggregator=list_aggregator,  # type: ignore[arg-type]
+        nested=nested,
+    )
+    outputs, references = pair
+    fast = _outcome(scorer(options), outputs, references)
+    assert fast == _outcome(scorer(options, fast=False), outputs, references)

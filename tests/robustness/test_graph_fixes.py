@@ -15,8 +15,8 @@ from matchevals.graph_trajectory import (
     create_graph_trajectory_match_evaluator,
     graph_trajectory_match,
 )
-from matchevals.graph_trajectory._modes import WILDCARD, _common_subsequence
-from matchevals.graph_trajectory._validate import pair_runs
+from matchevals.graph_trajectory._reference import pair_runs
+from matchevals.graph_trajectory._superstep import WILDCARD, _common_subsequence
 
 PARTIAL = create_graph_trajectory_match_evaluator(partial_credit=True)
 NODES = st.sampled_from(["a", "b", "c", WILDCARD])

@@ -8,8 +8,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from matchevals.trajectory._args import ArgsRules, build_rules
+from matchevals.trajectory._args import ArgsRules
 from matchevals.trajectory._messages import read_trajectory
+from matchevals.trajectory._rules import build_rules
 from matchevals.trajectory._types import ToolCall, Trajectory
 
 MODES = ("strict", "unordered", "subset", "superset")

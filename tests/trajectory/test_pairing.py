@@ -15,15 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchevals.trajectory._args import ArgsRules, MatcherArgs, build_rules
+from matchevals.trajectory._args import ArgsRules, MatcherArgs
+from matchevals.trajectory._bipartite import maximum_matching
 from matchevals.trajectory._match import align_messages
 from matchevals.trajectory._messages import read_trajectory
 from matchevals.trajectory._pairing import (
     _pair_general,
     greedy_pairing,
-    maximum_matching,
     maximum_pairing,
 )
+from matchevals.trajectory._rules import build_rules
 from matchevals.trajectory._types import ToolCall
 from tests.trajectory.helpers import (
     ARGUMENT_SETS,

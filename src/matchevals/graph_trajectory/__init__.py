@@ -37,3 +37,18 @@ __all__ = [
     "graph_trajectory_match",
     "graph_trajectory_match_async",
 ]
+
+for _public in (
+    GraphRunReferenceTrajectory,
+    GraphRunTrajectory,
+    ReferenceStep,
+    Repeat,
+    create_async_graph_trajectory_match_evaluator,
+    create_async_graph_trajectory_rules_evaluator,
+    create_graph_trajectory_match_evaluator,
+    create_graph_trajectory_rules_evaluator,
+    graph_trajectory_match,
+    graph_trajectory_match_async,
+):
+    _public.__module__ = __name__  # they report where users import them from
+del _public

@@ -1,9 +1,10 @@
 """The graph trajectory evaluators: thin sync and async edges around the pure core.
 
 Each evaluator validates its inputs, compares results (calling ``results_evaluator``, awaited
-when the async evaluator is given an async one), then hands everything to ``judge``, all inside
-the LangSmith adapter. Evaluators are ``functools.partial`` objects of module-level functions, so
-they pickle whenever their ``results_evaluator`` does.
+when the async evaluator is given an async one), then hands everything to ``score_runs``. It
+asks :func:`~matchevals._langsmith.watching` once per call and runs inside the LangSmith
+adapter only when something watches. Evaluators are ``functools.partial`` objects of
+module-level functions, so they pickle whenever their ``results_evaluator`` does.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from openevals.types import EvaluatorResult
-
-from matchevals._evaluator import EvaluatorRun, langsmith_active
+from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._types import EvaluatorResult
 from matchevals._values import json_equal
-from matchevals.graph_trajectory._result import KEY, ResultsCheck, judge, read_results_score
+from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
-from matchevals.graph_trajectory._validate import Pair, describe, pair_runs
+from matchevals.graph_trajectory._verdict import KEY, ResultsCheck, read_results_score, score_runs
 
 __all__ = [
     "create_async_graph_trajectory_match_evaluator",
@@ -42,6 +42,7 @@ class _Options:
     results_evaluator: Callable[..., Any] | None = None
     partial_credit: bool = False
     threshold: float | None = None
+    fast: bool = True  # False: general paths only (the fast paths' test oracle)
 
 
 def _options(
@@ -148,7 +149,13 @@ def _finish(options: _Options, pairs: list[Pair], answers: list[object] | None) 
                 for pair, answer in zip(pairs, answers, strict=True)
             ]
         )
-    return judge(pairs, checks, partial=options.partial_credit, threshold=options.threshold)
+    return score_runs(
+        pairs,
+        checks,
+        partial=options.partial_credit,
+        threshold=options.threshold,
+        fast=options.fast,
+    )
 
 
 def _compute(options: _Options, outputs: object, reference_outputs: object) -> EvaluatorResult:
@@ -172,9 +179,9 @@ async def _acompute(
 def _evaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return _compute(options, outputs, reference_outputs)
-    return _MATCH_RUN.call(
+    return _MATCH_RUN.traced(
         partial(_compute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
@@ -184,9 +191,9 @@ def _evaluate(
 async def _aevaluate(
     options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return await _acompute(options, outputs, reference_outputs)
-    return await _MATCH_RUN.acall(
+    return await _MATCH_RUN.atraced(
         partial(_acompute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
@@ -294,14 +301,19 @@ def create_async_graph_trajectory_match_evaluator(
 
 
 def _rules_evaluate(rules: Rules, *, outputs: Any, **kwargs: Any) -> list[EvaluatorResult]:
-    return _RULES_RUN.call(partial(check_rules, rules, outputs), outputs=outputs)
+    if not watching():
+        return check_rules(rules, outputs)
+    return _RULES_RUN.traced(partial(check_rules, rules, outputs), outputs=outputs)
 
 
 async def _rules_aevaluate(rules: Rules, *, outputs: Any, **kwargs: Any) -> list[EvaluatorResult]:
+    if not watching():
+        return check_rules(rules, outputs)
+
     async def compute() -> list[EvaluatorResult]:
         return check_rules(rules, outputs)
 
-    return await _RULES_RUN.acall(compute, outputs=outputs)
+    return await _RULES_RUN.atraced(compute, outputs=outputs)
 
 
 def create_graph_trajectory_rules_evaluator(

@@ -1,14 +1,16 @@
 """Strict matching of one run against its reference, superstep by superstep.
 
-A reference without patterns pairs supersteps one to one. A reference with optional steps or
-:class:`~matchevals.graph_trajectory.Repeat` is an automaton over reference positions
-``(element, iteration, body index)``; the run is matched by keeping the set of positions every
-prefix of the run can reach (a dynamic program over run supersteps × positions), so the time is
-O(supersteps × positions) with no backtracking, and the first superstep that no position accepts
-is where the run left the pattern. Iteration counts of a ``Repeat`` without ``max`` stop at
-``min`` (more iterations behave alike), which keeps the position set finite; with a ``max``, a
-position that met ``min`` is dropped when one with fewer iterations reached the same body step,
-so a Repeat never holds more than ``(min + 1) × len(body)`` positions. Nested Repeat is rejected.
+The general path treats every reference as an automaton over positions (see ``_positions``):
+the run is matched by keeping the set of positions every prefix of the run can reach (a dynamic
+program over run supersteps × positions), so the time is O(supersteps × positions) with no
+backtracking, and the first superstep that no position accepts is where the run left the
+pattern; each matched superstep is traced back to the reference step it matched (``alignment``).
+
+A reference without patterns (no optional step, no Repeat) takes the fast path instead,
+:func:`match_positional`: superstep ``i`` against reference step ``i``, and a run equal to a
+plain reference is a match at once. It reports supersteps past the reference's end as
+``extra`` and no alignment; otherwise it agrees with :func:`match_pattern` on the verdict and
+the divergence (``tests/graph_trajectory/test_fast_paths.py``).
 """
 
 from __future__ import annotations
@@ -16,23 +18,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from matchevals.graph_trajectory._modes import difference, matches
-from matchevals.graph_trajectory._validate import Loop, Reference, Step
+from matchevals.graph_trajectory._positions import (
+    Dominance,
+    Moves,
+    Position,
+    expected_length,
+    skips,
+    step_at,
+)
+from matchevals.graph_trajectory._reference import Loop, Reference, Step
+from matchevals.graph_trajectory._superstep import difference, matches
 
-__all__ = [
-    "Divergence",
-    "Position",
-    "RunMatch",
-    "advance",
-    "expected_length",
-    "match_run",
-    "met_min",
-    "skips",
-    "step_at",
-]
-
-Position = tuple[int, int, int]
-"""(element index, completed iterations of a Repeat, index in its body); (len, 0, 0) is the end."""
+__all__ = ["Divergence", "RunMatch", "match_pattern", "match_positional", "match_run"]
 
 
 @dataclass(slots=True)
@@ -61,40 +58,27 @@ class RunMatch:
     alignment: list[str | None] | None = None
 
 
-def expected_length(elements: Sequence[Step | Loop]) -> tuple[int, int | None]:
-    """The fewest and most supersteps a reference accepts (None: no upper bound)."""
-    low, high = 0, 0
-    unbounded = False
-    for element in elements:
-        if isinstance(element, Step):
-            low += not element.optional
-            high += 1
-        else:
-            low += element.min * sum(not step.optional for step in element.body)
-            if element.max is None:
-                unbounded = True
-            else:
-                high += element.max * len(element.body)
-    return low, None if unbounded else high
+def match_run(
+    steps: Sequence[Sequence[str]], reference: Reference, same: bool = False, *, fast: bool = True
+) -> RunMatch:
+    """Match one validated run against its validated reference (``fast=False``: always the
+    general path, the oracle of the fast path's tests).
 
-
-def match_run(steps: Sequence[Sequence[str]], reference: Reference, same: bool = False) -> RunMatch:
-    """Match one validated run against its validated reference.
-
-    >>> from matchevals.graph_trajectory._validate import pair_runs
+    >>> from matchevals.graph_trajectory._reference import pair_runs
     >>> pair = pair_runs({"steps": [["a"], ["c", "b"]]}, {"steps": [["a"], ["b", "c"]]})[0]
     >>> match_run(pair.steps, pair.reference).matched
     True
     """
+    if not fast or reference.has_patterns:
+        return match_pattern(steps, reference.elements)
     plain = reference.plain
     if plain is not None and (same or steps == plain):
         return RunMatch(True, ["match"] * len(steps), None, len(plain), len(plain))
-    if reference.has_patterns:
-        return _match_pattern(steps, reference.elements)
-    return _match_positional(steps, reference)
+    return match_positional(steps, reference)
 
 
-def _match_positional(steps: Sequence[Sequence[str]], reference: Reference) -> RunMatch:
+def match_positional(steps: Sequence[Sequence[str]], reference: Reference) -> RunMatch:
+    """The fast path for a reference without patterns: superstep ``i`` against step ``i``."""
     plain = reference.plain
     expected_count = len(plain) if plain is not None else len(reference.elements)
     verdicts = []
@@ -130,101 +114,52 @@ def _positional(reference: Reference, index: int) -> Step:
     return step
 
 
-def step_at(elements: Sequence[Step | Loop], position: Position) -> Step | None:
-    """The reference step that consumes the next superstep at ``position`` (None: none can)."""
-    element_index, iteration, body_index = position
-    if element_index == len(elements):
-        return None
-    element = elements[element_index]
-    if isinstance(element, Step):
-        return element
-    if element.max is not None and iteration >= element.max:
-        return None
-    return element.body[body_index]
-
-
-def advance(elements: Sequence[Step | Loop], position: Position) -> Position:
-    """The position after the step at ``position`` is consumed (or skipped)."""
-    element_index, iteration, body_index = position
-    element = elements[element_index]
-    if isinstance(element, Step):
-        return (element_index + 1, 0, 0)
-    if body_index + 1 < len(element.body):
-        return (element_index, iteration, body_index + 1)
-    iteration += 1
-    if element.max is None and iteration > element.min:
-        iteration = element.min
-    return (element_index, iteration, 0)
-
-
-def skips(
-    elements: Sequence[Step | Loop], position: Position
-) -> list[tuple[Position, Step | None]]:
-    """Moves that consume no superstep: (next position, the step skipped or None for a
-    Repeat's exit). Skipped steps are optional ones here; partial credit also skips required
-    ones, at a cost."""
-    element_index, iteration, body_index = position
-    if element_index == len(elements):
-        return []
-    element = elements[element_index]
-    if isinstance(element, Step):
-        return [((element_index + 1, 0, 0), element)]
-    moves: list[tuple[Position, Step | None]] = []
-    if body_index == 0 and iteration >= element.min:
-        moves.append(((element_index + 1, 0, 0), None))
-    if element.max is None or iteration < element.max:
-        moves.append((advance(elements, position), element.body[body_index]))
-    return moves
-
-
 def _closure(
-    elements: Sequence[Step | Loop], reached: dict[Position, Position | None], bounded: bool
+    elements: Sequence[Step | Loop],
+    reached: dict[Position, Position | None],
+    dominance: Dominance | None,
 ) -> dict[Position, Position | None]:
     """Add every position reachable by skipping optional steps or leaving a Repeat; each
-    position remembers the consumed position it was reached from. With ``bounded`` (a Repeat
-    has a ``max``), dominated positions are neither explored nor kept."""
-    fewest = _fewest(elements, reached) if bounded else {}
+    position remembers the consumed position it was reached from. With a ``dominance`` (a
+    Repeat has a ``max``), dominated positions are neither explored nor kept."""
+    if dominance is not None:
+        dominance.start()
+        for position in reached:
+            dominance.note(position)
     frontier = list(reached)
     while frontier:
         position = frontier.pop()
         for target, skipped in skips(elements, position):
             if (skipped is None or skipped.optional) and target not in reached:
-                element_index, iteration, body_index = target
-                if bounded and met_min(elements, element_index, iteration):
-                    key = (element_index, body_index)
-                    if fewest.get(key, iteration + 1) <= iteration:
-                        continue
-                    fewest[key] = iteration
+                if dominance is not None and not dominance.admits(target):
+                    continue
                 reached[target] = reached[position]
                 frontier.append(target)
-    return _drop_dominated(elements, reached, fewest) if bounded else reached
+    if dominance is None or not dominance.fewest:
+        return reached
+    return {position: origin for position, origin in reached.items() if dominance.keeps(position)}
 
 
-def _match_pattern(steps: Sequence[Sequence[str]], elements: list[Step | Loop]) -> RunMatch:
+def match_pattern(steps: Sequence[Sequence[str]], elements: Sequence[Step | Loop]) -> RunMatch:
+    """The general path: the run against the reference's automaton of positions."""
     low, high = expected_length(elements)
     end: Position = (len(elements), 0, 0)
     start: Position = (0, 0, 0)
-    bounded = any(isinstance(element, Loop) and element.max is not None for element in elements)
-    current = _closure(elements, {start: start}, bounded)
+    dominance = Dominance.of(elements)
+    moves = Moves(elements)
+    current = _closure(elements, {start: start}, dominance)
     history: list[tuple[dict[Position, Position | None], dict[Position, Position]]] = []
     for index, actual in enumerate(steps):
         consumed: dict[Position, Position] = {}
-        verdict_of: dict[int, bool] = {}
-        for position in current:
-            step = step_at(elements, position)
-            if step is None:
-                continue
-            ok = verdict_of.get(id(step))
-            if ok is None:
-                ok = verdict_of[id(step)] = matches(actual, step.nodes, step.mode)
-            if ok:
-                consumed.setdefault(advance(elements, position), position)
+        for position, _, target, ok in moves.layer(current, actual, _meets):
+            if ok and target is not None:
+                consumed.setdefault(target, position)
         if not consumed:
             divergence = _left_pattern(elements, current, index, actual)
             verdicts = ["match"] * index + ["mismatch"] + ["unchecked"] * (len(steps) - index - 1)
             alignment = _trace(elements, history, next(iter(current)), len(steps))
             return RunMatch(False, verdicts, divergence, low, high, alignment)
-        current = _closure(elements, {position: position for position in consumed}, bounded)
+        current = _closure(elements, {position: position for position in consumed}, dominance)
         history.append((current, consumed))
     verdicts = ["match"] * len(steps)
     if end in current:
@@ -236,42 +171,8 @@ def _match_pattern(steps: Sequence[Sequence[str]], elements: list[Step | Loop]) 
     return RunMatch(False, verdicts, divergence, low, high, alignment)
 
 
-def _fewest(
-    elements: Sequence[Step | Loop], reached: dict[Position, Position | None]
-) -> dict[tuple[int, int], int]:
-    """The fewest iterations at each (Repeat, body step) among positions that met ``min``."""
-    fewest: dict[tuple[int, int], int] = {}
-    for element_index, iteration, body_index in reached:
-        if met_min(elements, element_index, iteration):
-            key = (element_index, body_index)
-            fewest[key] = min(iteration, fewest.get(key, iteration))
-    return fewest
-
-
-def _drop_dominated(
-    elements: Sequence[Step | Loop],
-    reached: dict[Position, Position | None],
-    fewest: dict[tuple[int, int], int],
-) -> dict[Position, Position | None]:
-    """In a Repeat with a ``max``, of two positions at the same body step that both met ``min``,
-    the one with fewer iterations can do all the other can: keep only it. This bounds the
-    positions per body step by ``min + 1``."""
-    if not fewest:
-        return reached
-    return {
-        position: origin
-        for position, origin in reached.items()
-        if not met_min(elements, position[0], position[1])
-        or fewest[(position[0], position[2])] == position[1]
-    }
-
-
-def met_min(elements: Sequence[Step | Loop], element_index: int, iteration: int) -> bool:
-    """Whether a position is in a Repeat with a ``max`` and has done its ``min`` iterations."""
-    if element_index == len(elements):
-        return False
-    element = elements[element_index]
-    return isinstance(element, Loop) and element.max is not None and iteration >= element.min
+def _meets(actual: Sequence[str], step: Step) -> bool:
+    return matches(actual, step.nodes, step.mode)
 
 
 def _expected(

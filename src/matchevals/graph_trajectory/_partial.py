@@ -1,7 +1,7 @@
 """Partial credit: the best alignment of a run's supersteps to its reference's steps.
 
 An alignment pairs supersteps with reference steps in order; the rest are gaps. Its score is
-the sum of the paired steps' similarities (see ``_modes``) divided by the longer of the run and
+the sum of the paired steps' similarities (see ``_superstep``) divided by the longer of the run and
 the reference path, so it is 1.0 exactly when the strict match passes.
 
 With patterns the reference path is chosen too (which optional steps are present, how often a
@@ -11,9 +11,11 @@ for a fixed reference length is the same as maximizing the summed similarity; it
 path over (run superstep, reference position), solved layer by layer with Dijkstra. Ties keep the
 higher summed similarity.
 
-Cost: O(supersteps × positions). A reference without patterns is trimmed of its matching prefix
-and suffix and filled as a numpy table (see ``_align_plain``). A Repeat has
-``(min + 1) × len(body)`` positions, or up to ``(max + 1) × len(body)`` with a ``max`` (positions
+Cost: O(supersteps × positions). A reference without patterns takes the fast path: trimmed of
+its matching prefix and suffix and filled as a numpy table (see ``_align_plain``), with the same
+score as the general alignment (``tests/graph_trajectory/test_fast_paths.py`` checks it against
+``partial_credit(..., fast=False)`` on random inputs). A Repeat has ``(min + 1) × len(body)``
+positions, or up to ``(max + 1) × len(body)`` with a ``max`` (positions
 with more iterations survive only when cheaper), so a large bounded Repeat over a long run is slow
 (seconds at 1,000 × 1,000). Past ``CELL_LIMIT`` / ``DISTINCT_LIMIT`` (no patterns) or
 ``PATTERN_CELL_LIMIT`` (patterns), partial credit is a ``ValueError`` instead of minutes of work.
@@ -24,14 +26,21 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from matchevals.graph_trajectory._match import Position, advance, met_min, skips, step_at
-from matchevals.graph_trajectory._modes import matches, similarity
+from matchevals.graph_trajectory._positions import (
+    Dominance,
+    Moves,
+    Position,
+    position_count,
+    skips,
+)
+from matchevals.graph_trajectory._reference import Loop, Reference, Step
+from matchevals.graph_trajectory._superstep import matches, similarity
 from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
-from matchevals.graph_trajectory._validate import Loop, Reference, Step
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["Alignment", "partial_credit"]
 
@@ -68,21 +77,24 @@ class _Cell:
     back: tuple[int, Position, Step | None, float] | None
 
 
-def partial_credit(steps: Sequence[Sequence[str]], reference: Reference) -> Alignment:
-    """Score one validated run against its validated reference.
+def partial_credit(
+    steps: Sequence[Sequence[str]], reference: Reference, *, fast: bool = True
+) -> Alignment:
+    """Score one validated run against its validated reference (``fast=False``: always the
+    general alignment, the oracle of the fast path's tests).
 
-    >>> from matchevals.graph_trajectory._validate import pair_runs
+    >>> from matchevals.graph_trajectory._reference import pair_runs
     >>> pair = pair_runs({"steps": [["a"], ["b"]]}, {"steps": [["a"], ["b"], ["c"]]})[0]
     >>> partial_credit(pair.steps, pair.reference).score
     0.6666666666666666
     """
     elements = reference.elements
-    if reference.has_patterns:
-        cells = len(steps) * _positions(elements)
+    if not fast or reference.has_patterns:
+        cells = len(steps) * position_count(elements)
         if cells > PATTERN_CELL_LIMIT:
             raise ValueError(
                 f"partial credit would align {len(steps)} supersteps with a reference pattern of "
-                f"about {_positions(elements)} positions ({cells:,} cells, more than "
+                f"about {position_count(elements)} positions ({cells:,} cells, more than "
                 f"{PATTERN_CELL_LIMIT:,}); use strict matching for runs this long"
             )
         similarity_sum, length, pairs = _align(steps, elements, 0)
@@ -106,14 +118,6 @@ def partial_credit(steps: Sequence[Sequence[str]], reference: Reference) -> Alig
     return Alignment(total, max(len(steps), head + tail + middle_length), pairs)
 
 
-def _positions(elements: Sequence[Step | Loop]) -> int:
-    """About how many reference positions the alignment of a pattern keeps per superstep."""
-    return 1 + sum(
-        1 if isinstance(element, Step) else (element.min + 1) * len(element.body)
-        for element in elements
-    )
-
-
 def _align_plain(
     steps: Sequence[Sequence[str]], elements: Sequence[Step], offset: int
 ) -> tuple[float, int, list[dict[str, Any]]]:
@@ -128,32 +132,15 @@ def _align_plain(
     (superstep, reference step) content; inputs past ``CELL_LIMIT`` or ``DISTINCT_LIMIT`` are a
     ``ValueError`` rather than minutes of work.
     """
+    import numpy as np
+
     n, m = len(steps), len(elements)
     if n * m > CELL_LIMIT:
         raise ValueError(
             f"partial credit would align {n} supersteps with {m} reference steps that differ "
             f"({n * m:,} cells, more than {CELL_LIMIT:,}); use strict matching for runs this long"
         )
-    row_ids: dict[tuple[str, ...], int] = {}
-    rows = np.fromiter(
-        (row_ids.setdefault(tuple(actual), len(row_ids)) for actual in steps), np.intp, n
-    )
-    column_ids: dict[tuple[tuple[str, ...], GraphTrajectoryMatchMode], int] = {}
-    columns = np.fromiter(
-        (column_ids.setdefault((tuple(e.nodes), e.mode), len(column_ids)) for e in elements),
-        np.intp,
-        m,
-    )
-    if len(row_ids) * len(column_ids) > DISTINCT_LIMIT:
-        raise ValueError(
-            f"partial credit would compare {len(row_ids)} distinct supersteps with "
-            f"{len(column_ids)} distinct reference steps (more than {DISTINCT_LIMIT:,} pairs); "
-            "use strict matching for runs this long"
-        )
-    table = np.empty((len(row_ids), len(column_ids)))
-    for actual, row in row_ids.items():
-        for (nodes, mode), column in column_ids.items():
-            table[row, column] = similarity(actual, nodes, mode)
+    table, rows, columns = _similarity_table(steps, elements)
     skips = np.arange(m + 1) * _GAP
     previous = skips.copy()
     moves = np.empty((n, m + 1), dtype=np.uint8)  # 0 pair, 1 superstep left out, 2 step left out
@@ -168,8 +155,54 @@ def _align_plain(
         left = running < shifted
         moves[index] = np.where(left, 2, np.where(diagonal <= up, 0, 1))
         previous = np.where(left, running + skips, best)
+    pairs = _plain_pairs(moves, table, rows, columns, elements, offset)
+    total = 0.0
+    for pair in pairs:
+        total += pair["score"]
+    return total, m, pairs
+
+
+def _similarity_table(
+    steps: Sequence[Sequence[str]], elements: Sequence[Step]
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """One similarity per distinct (superstep, reference step) content, and each superstep's
+    row and each reference step's column in that table."""
+    import numpy as np
+
+    row_ids: dict[tuple[str, ...], int] = {}
+    rows = np.fromiter(
+        (row_ids.setdefault(tuple(actual), len(row_ids)) for actual in steps), np.intp, len(steps)
+    )
+    column_ids: dict[tuple[tuple[str, ...], GraphTrajectoryMatchMode], int] = {}
+    columns = np.fromiter(
+        (column_ids.setdefault((tuple(e.nodes), e.mode), len(column_ids)) for e in elements),
+        np.intp,
+        len(elements),
+    )
+    if len(row_ids) * len(column_ids) > DISTINCT_LIMIT:
+        raise ValueError(
+            f"partial credit would compare {len(row_ids)} distinct supersteps with "
+            f"{len(column_ids)} distinct reference steps (more than {DISTINCT_LIMIT:,} pairs); "
+            "use strict matching for runs this long"
+        )
+    table = np.empty((len(row_ids), len(column_ids)))
+    for actual, row in row_ids.items():
+        for (nodes, mode), column in column_ids.items():
+            table[row, column] = similarity(actual, nodes, mode)
+    return table, rows, columns
+
+
+def _plain_pairs(
+    moves: NDArray[Any],
+    table: NDArray[Any],
+    rows: NDArray[Any],
+    columns: NDArray[Any],
+    elements: Sequence[Step],
+    offset: int,
+) -> list[dict[str, Any]]:
+    """The alignment's pairs, followed back from the table's last cell."""
     pairs: list[dict[str, Any]] = []
-    i, j = n, m
+    i, j = len(moves), len(elements)
     while i or j:
         move = 2 if i == 0 else moves[i - 1, j]
         if move == 0:
@@ -183,10 +216,7 @@ def _align_plain(
             pairs.append(_pair(None, elements[j - 1], 0.0))
             j -= 1
     pairs.reverse()
-    total = 0.0
-    for pair in pairs:
-        total += pair["score"]
-    return total, m, pairs
+    return pairs
 
 
 def _same(actual: Sequence[str], step: Step | Loop) -> bool:
@@ -207,37 +237,33 @@ def _align(
     """(summed similarity, reference path length, pairs) of the cheapest alignment."""
     start: Position = (0, 0, 0)
     end: Position = (len(elements), 0, 0)
-    bounded = any(isinstance(element, Loop) and element.max is not None for element in elements)
-    layers = [_settle(elements, {start: _Cell(0.0, 0.0, 0, None)}, bounded)]
+    dominance = Dominance.of(elements)
+    moves = Moves(elements)
+    layers = [_settle(elements, {start: _Cell(0.0, 0.0, 0, None)}, dominance)]
     for index, actual in enumerate(steps):
-        scores: dict[int, float] = {}
+        layer = layers[-1]
         seeds: dict[Position, _Cell] = {}
-        for position, cell in layers[-1].items():
-            _offer(
-                seeds,
-                position,
-                cell.cost + _GAP,
-                cell.similarity,
-                cell.length,
-                (index, position, None, 0.0),
-            )
-            step = step_at(elements, position)
-            if step is None:
+        for position, step, target, score in moves.layer(layer, actual, _similarity):
+            cell = layer[position]
+            gap = (index, position, None, 0.0)
+            _offer(seeds, position, cell.cost + _GAP, cell.similarity, cell.length, gap)
+            if step is None or target is None or score is None:
                 continue
-            score = scores.get(id(step))
-            if score is None:
-                score = scores[id(step)] = similarity(actual, step.nodes, step.mode)
             _offer(
                 seeds,
-                advance(elements, position),
+                target,
                 cell.cost + 1.0 - score,
                 cell.similarity + score,
                 cell.length + 1,
                 (index, position, step, score),
             )
-        layers.append(_settle(elements, seeds, bounded))
+        layers.append(_settle(elements, seeds, dominance))
     final = layers[-1][end]
     return final.similarity, final.length, _pairs(layers, end, offset)
+
+
+def _similarity(actual: Sequence[str], step: Step) -> float:
+    return similarity(actual, step.nodes, step.mode)
 
 
 def _offer(
@@ -264,29 +290,27 @@ def _better(cost: float, similarity_sum: float, known: _Cell | None) -> bool:
 
 
 def _settle(
-    elements: Sequence[Step | Loop], seeds: dict[Position, _Cell], bounded: bool
+    elements: Sequence[Step | Loop], seeds: dict[Position, _Cell], dominance: Dominance | None
 ) -> dict[Position, _Cell]:
     """Dijkstra within one layer over moves that consume no superstep.
 
-    With ``bounded`` (a Repeat has a ``max``), a position that met the Repeat's ``min`` is
+    With a ``dominance`` (a Repeat has a ``max``), a position that met the Repeat's ``min`` is
     dropped when one with fewer iterations at the same body step settled first: that one is
     no costlier and can do all it can, so positions stay few however large ``max`` is."""
     best = dict(seeds)
     heap = [(_rounded(cell.cost), -cell.similarity, position) for position, cell in best.items()]
     heapq.heapify(heap)
     done: set[Position] = set()
-    fewest: dict[tuple[int, int], int] = {}
+    if dominance is not None:
+        dominance.start()
     while heap:
         _, _, position = heapq.heappop(heap)
         if position in done:
             continue
         done.add(position)
-        element_index, iteration, body_index = position
-        if bounded and met_min(elements, element_index, iteration):
-            if fewest.get((element_index, body_index), iteration + 1) <= iteration:
-                del best[position]
-                continue
-            fewest[(element_index, body_index)] = iteration
+        if dominance is not None and not dominance.admits(position):
+            del best[position]
+            continue
         cell = best[position]
         for target, skipped in skips(elements, position):
             if target in done:

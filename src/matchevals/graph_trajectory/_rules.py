@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from openevals.types import EvaluatorResult
-
-from matchevals.graph_trajectory._validate import check_run, describe, runs_of
+from matchevals._types import EvaluatorResult
+from matchevals.graph_trajectory._reference import check_run, describe, runs_of
 
 __all__ = ["Rules", "check_rules", "make_rules"]
 

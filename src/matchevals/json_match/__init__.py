@@ -19,3 +19,7 @@ __all__ = [
     "create_async_json_match_evaluator",
     "create_json_match_evaluator",
 ]
+
+for _public in (create_async_json_match_evaluator, create_json_match_evaluator, JudgeError):
+    _public.__module__ = __name__  # they report where users import them from
+del _public

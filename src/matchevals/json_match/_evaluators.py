@@ -1,33 +1,24 @@
 """The JSON-match evaluators: thin sync and async edges around one pure core.
 
-Each factory validates its options once and returns a callable that runs
-``prepare`` → (judge, only for rubric keys) → ``finish`` inside the LangSmith adapter. The sync
-and async evaluators differ only in how the judge is called.
+Each factory validates its options once and picks, once, the function that scores: for options
+without a rubric, :func:`~._fast.scorer` (a fast path for plain options, else the general path);
+with a rubric, ``prepare`` → the judge (:class:`~._judge.Judge`, the only model call) →
+``finish``. The returned evaluator asks :func:`~matchevals._langsmith.watching` once per call
+and either scores directly or inside the LangSmith adapter. The sync and async evaluators differ
+only in how the judge is called.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any, TypeVar
 
-from openevals.llm import create_async_llm_as_judge, create_llm_as_judge
-
-from matchevals._evaluator import (
-    AsyncEvaluator,
-    Evaluator,
-    EvaluatorResult,
-    EvaluatorRun,
-    langsmith_active,
-)
-from matchevals.json_match._judge import (
-    JUDGE_PROMPT,
-    JUDGE_SYSTEM,
-    judge_failed,
-    judge_payload,
-    read_judge_answer,
-)
+from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._types import AsyncEvaluator, Evaluator, EvaluatorResult
+from matchevals.json_match._core import finish, prepare
+from matchevals.json_match._fast import scorer
+from matchevals.json_match._judge import Judge
 from matchevals.json_match._options import (
     Aggregator,
     Alignment,
@@ -37,86 +28,37 @@ from matchevals.json_match._options import (
     ListMatchMode,
     OnJudgeError,
 )
-from matchevals.json_match._score import (
-    Evaluation,
-    JudgeVerdict,
-    finish,
-    prepare,
-    score_without_judge,
-)
 from matchevals.json_match.comparators import Comparator
 
 __all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
 
 RUN_NAME = "json_match_evaluator"
 _F = TypeVar("_F", bound=Callable[..., Any])
+Compute = Callable[[Any, Any], list[EvaluatorResult]]
+AsyncCompute = Callable[[Any, Any], Awaitable[list[EvaluatorResult]]]
 
 
-@dataclass(frozen=True)
-class _Judge:
-    """The model that scores rubric keys: a LangChain chat model, an OpenAI-style client, or a
-    ``provider:name`` string, called through openevals' public LLM-as-judge."""
-
-    judge: Any
-    model: str | None
-
-    def _call_kwargs(self, evaluation: Evaluation) -> tuple[dict[str, Any], dict[str, str]]:
-        schema, values = judge_payload(evaluation.judge_requests, evaluation.options.use_reasoning)
-        settings = {
-            "prompt": JUDGE_PROMPT,
-            "system": JUDGE_SYSTEM,
-            "judge": self.judge,
-            "model": self.model,
-            "output_schema": schema,
-        }
-        return settings, values
-
-    def verdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
-        if not evaluation.judge_requests:  # every rubric value identical, or none present
-            return {}
-        settings, values = self._call_kwargs(evaluation)
-        try:
-            answer = create_llm_as_judge(**settings)(**values)
-            return read_judge_answer(
-                answer, evaluation.judge_requests, evaluation.options.use_reasoning
-            )
-        except Exception as error:
-            return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
-
-    async def averdicts(self, evaluation: Evaluation) -> dict[str, JudgeVerdict]:
-        if not evaluation.judge_requests:
-            return {}
-        settings, values = self._call_kwargs(evaluation)
-        try:
-            answer = await create_async_llm_as_judge(**settings)(**values)
-            return read_judge_answer(
-                answer, evaluation.judge_requests, evaluation.options.use_reasoning
-            )
-        except Exception as error:
-            return judge_failed(error, evaluation.judge_requests, evaluation.options.on_judge_error)
-
-
-def _compute(
-    options: JsonMatchOptions, judge: _Judge, outputs: Any, reference_outputs: Any
+def _judged(
+    options: JsonMatchOptions, judge: Judge, outputs: Any, reference_outputs: Any
 ) -> list[EvaluatorResult]:
-    if not options.judged_keys:
-        return score_without_judge(outputs, reference_outputs, options)
     evaluation = prepare(outputs, reference_outputs, options)
-    return finish(evaluation, judge.verdicts(evaluation))
+    return finish(evaluation, judge.verdicts(evaluation.judge_requests, options))
 
 
-async def _acompute(
-    options: JsonMatchOptions, judge: _Judge, outputs: Any, reference_outputs: Any
+async def _ajudged(
+    options: JsonMatchOptions, judge: Judge, outputs: Any, reference_outputs: Any
 ) -> list[EvaluatorResult]:
-    if not options.judged_keys:
-        return score_without_judge(outputs, reference_outputs, options)
     evaluation = prepare(outputs, reference_outputs, options)
-    return finish(evaluation, await judge.averdicts(evaluation))
+    return finish(evaluation, await judge.averdicts(evaluation.judge_requests, options))
+
+
+async def _ascore(score: Compute, outputs: Any, reference_outputs: Any) -> list[EvaluatorResult]:
+    return score(outputs, reference_outputs)
 
 
 def _evaluate(
     options: JsonMatchOptions,
-    judge: _Judge,
+    compute: Compute,
     run: EvaluatorRun,
     /,
     *,
@@ -124,10 +66,10 @@ def _evaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
-    if not langsmith_active():
-        return _compute(options, judge, outputs, reference_outputs)
-    return run.call(
-        partial(_compute, options, judge, outputs, reference_outputs),
+    if not watching():
+        return compute(outputs, reference_outputs)
+    return run.traced(
+        partial(compute, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
         inputs=kwargs.get("inputs"),
@@ -136,7 +78,7 @@ def _evaluate(
 
 async def _aevaluate(
     options: JsonMatchOptions,
-    judge: _Judge,
+    compute: AsyncCompute,
     run: EvaluatorRun,
     /,
     *,
@@ -144,10 +86,10 @@ async def _aevaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
-    if not langsmith_active():
-        return await _acompute(options, judge, outputs, reference_outputs)
-    return await run.acall(
-        partial(_acompute, options, judge, outputs, reference_outputs),
+    if not watching():
+        return await compute(outputs, reference_outputs)
+    return await run.atraced(
+        partial(compute, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
         inputs=kwargs.get("inputs"),
@@ -166,7 +108,7 @@ def _build(
     list_match_mode: Any,
     alignment: Any,
     **extensions: Any,
-) -> tuple[JsonMatchOptions, _Judge, EvaluatorRun]:
+) -> tuple[JsonMatchOptions, Judge, EvaluatorRun]:
     options = JsonMatchOptions.build(
         aggregator=aggregator,
         list_aggregator=list_aggregator,
@@ -183,7 +125,9 @@ def _build(
         raise ValueError("judge and model are only used for rubric keys: pass rubric= as well")
     if model is not None and not isinstance(model, str):
         raise TypeError(f"model must be a 'provider:name' string; got {type(model).__name__}")
-    return options, _Judge(judge, model), EvaluatorRun(RUN_NAME)
+    if options.rubric:
+        import openevals.llm  # noqa: F401 - the judge's library, loaded with the evaluator
+    return options, Judge(judge, model), EvaluatorRun(RUN_NAME)
 
 
 def _named(evaluator: _F) -> _F:
@@ -238,7 +182,8 @@ def create_json_match_evaluator(
     [('json_match:age', 0, 'age: expected 30, got 20'), ('json_match:name', 1, None)]
     """
     options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
-    return _named(partial(_evaluate, options, judge_client, run))
+    compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
+    return _named(partial(_evaluate, options, compute, run))
 
 
 def create_async_json_match_evaluator(
@@ -270,4 +215,9 @@ def create_async_json_match_evaluator(
     (0.5, 'b: expected 3, got 2', [{'path': 'b', 'expected': 3, 'actual': 2, 'score': 0}])
     """
     options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
-    return _named(partial(_aevaluate, options, judge_client, run))
+    compute = (
+        partial(_ajudged, options, judge_client)
+        if options.rubric
+        else partial(_ascore, scorer(options))
+    )
+    return _named(partial(_aevaluate, options, compute, run))

@@ -10,6 +10,10 @@ before scoring (dicts and lists pass through untouched, and inputs are never mut
 - a LangChain message (anything with ``content`` and ``additional_kwargs``) is its content, parsed
   as JSON (text blocks of a list content are joined first);
 - in a list, items that are models or dataclasses are converted; strings stay strings.
+
+:func:`input_kind` then tells what the two arguments are: two objects (``object``), two lists
+of objects (``records``) or two lists of plain ``values``, and refuses anything else with a
+TypeError naming the fault.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any, Literal, cast
 
 from matchevals._values import describe_type
 
-__all__ = ["to_json_value"]
+__all__ = ["InputKind", "input_kind", "to_json_value"]
 
 _FENCE = re.compile(r"\A\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
 _CONTEXT = 24
@@ -124,3 +129,45 @@ def _parse(text: str, name: str, what: str) -> Any:
             f"{name} is {what} holding a JSON {describe_type(parsed)}, expected an object or a list"
         )
     return parsed
+
+
+InputKind = Literal["object", "records", "values"]
+
+
+def input_kind(outputs: Any, reference_outputs: Any) -> InputKind:
+    """``object``, ``records`` or ``values`` (lists of plain values); TypeError naming the fault.
+
+    >>> input_kind([1, "a"], [])
+    'values'
+    """
+    if type(outputs) is dict and type(reference_outputs) is dict:
+        return "object"
+    for name, value in (("outputs", outputs), ("reference_outputs", reference_outputs)):
+        if not isinstance(value, (Mapping, list)):
+            raise TypeError(
+                f"{name} is a {describe_type(value)}, expected an object or a list of objects"
+            )
+    if isinstance(outputs, list) != isinstance(reference_outputs, list):
+        kinds = [
+            "a list" if isinstance(v, list) else "an object" for v in (outputs, reference_outputs)
+        ]
+        raise TypeError(
+            f"outputs is {kinds[0]} but reference_outputs is {kinds[1]}; "
+            "pass two objects or two lists of objects"
+        )
+    if not isinstance(outputs, list):
+        return "object"
+    first: Any = next(iter(outputs), next(iter(reference_outputs), {}))
+    want_objects = isinstance(first, Mapping)
+    for name, value in (("outputs", outputs), ("reference_outputs", reference_outputs)):
+        for index, item in enumerate(value):
+            if isinstance(item, Mapping) != want_objects:
+                if want_objects:
+                    raise TypeError(
+                        f"{name}[{index}] is a {describe_type(item)}, expected an object"
+                    )
+                raise TypeError(
+                    f"{name}[{index}] is an object, expected a plain value: a list holds either "
+                    "objects or plain values (strings, numbers, booleans, null, lists)"
+                )
+    return "records" if want_objects else "values"

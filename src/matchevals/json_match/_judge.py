@@ -1,20 +1,32 @@
-"""Rubric keys: what the judge is asked and how its answer is read (pure; no model call here)."""
+"""The LLM judge of rubric keys: how requests are named, what the judge is asked, how its answer
+is read, and the one call to the model (through openevals' public LLM-as-judge, imported only
+when an evaluator has a rubric).
+
+>>> request_id("detail.note", 4, counted=True), request_id("summary", 1), request_id("title")
+('detail_note_4', 'summary_1', 'title')
+"""
 
 from __future__ import annotations
 
+import re
+import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from matchevals._values import render
-from matchevals.json_match._score import JudgeRequest, JudgeVerdict
+from matchevals.json_match._options import JsonMatchOptions
+from matchevals.json_match._types import JudgeRequest, JudgeVerdict
 
 __all__ = [
     "JUDGE_PROMPT",
     "JUDGE_SYSTEM",
+    "Judge",
     "JudgeError",
     "judge_failed",
     "judge_payload",
     "read_judge_answer",
+    "request_id",
 ]
 
 
@@ -48,6 +60,26 @@ JUDGE_PROMPT = """Fields to grade, with their criteria:
 </expected_values>"""
 
 _VALUE_LIMIT = 4000
+_UNSAFE_CHARACTER = re.compile(r"[^A-Za-z0-9_-]")
+_UNSAFE_RUN = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def request_id(path: str, number: int | None = None, *, counted: bool = False) -> str:
+    """The field a request is answered under: a readable name, unique within one judge call.
+
+    A value scored whole (a key of an object, or of a list item) is named by its key when that
+    is a safe name, else by a safe spelling made unique by a checksum (``"[]"`` ->
+    ``value_5d9b6c2c``); a list item's key adds the item's position (``summary_1``). A
+    ``counted`` one (a nested leaf, which may occur many times in one document) is its path's
+    safe spelling and the request's running ``number`` (``detail_note_4``).
+    """
+    if counted:
+        return f"{_UNSAFE_RUN.sub('_', path).strip('_') or 'value'}_{number}"
+    name = path
+    if _UNSAFE_CHARACTER.search(path):
+        spelled = _UNSAFE_CHARACTER.sub("_", path).strip("_") or "value"
+        name = f"{spelled}_{zlib.crc32(path.encode()):08x}"
+    return name if number is None else f"{name}_{number}"
 
 
 def judge_payload(
@@ -160,3 +192,55 @@ def judge_failed(
     if isinstance(error, JudgeError):
         raise error
     raise JudgeError(f"the judge failed on rubric keys {keys}: {message}") from error
+
+
+@dataclass(frozen=True)
+class Judge:
+    """The model that scores rubric keys: a LangChain chat model, an OpenAI-style client, or a
+    ``provider:name`` string, called through openevals' public LLM-as-judge."""
+
+    judge: Any
+    model: str | None
+
+    def _settings(
+        self, requests: Sequence[JudgeRequest], use_reasoning: bool
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        schema, values = judge_payload(requests, use_reasoning)
+        settings = {
+            "prompt": JUDGE_PROMPT,
+            "system": JUDGE_SYSTEM,
+            "judge": self.judge,
+            "model": self.model,
+            "output_schema": schema,
+        }
+        return settings, values
+
+    def verdicts(
+        self, requests: Sequence[JudgeRequest], options: JsonMatchOptions
+    ) -> dict[str, JudgeVerdict]:
+        """One verdict per request, from one model call (none when nothing is asked)."""
+        if not requests:  # every rubric value identical, or none present
+            return {}
+        from openevals.llm import create_llm_as_judge
+
+        settings, values = self._settings(requests, options.use_reasoning)
+        try:
+            answer = create_llm_as_judge(**settings)(**values)
+            return read_judge_answer(answer, requests, options.use_reasoning)
+        except Exception as error:
+            return judge_failed(error, requests, options.on_judge_error)
+
+    async def averdicts(
+        self, requests: Sequence[JudgeRequest], options: JsonMatchOptions
+    ) -> dict[str, JudgeVerdict]:
+        """The async twin of :meth:`verdicts`."""
+        if not requests:
+            return {}
+        from openevals.llm import create_async_llm_as_judge
+
+        settings, values = self._settings(requests, options.use_reasoning)
+        try:
+            answer = await create_async_llm_as_judge(**settings)(**values)
+            return read_judge_answer(answer, requests, options.use_reasoning)
+        except Exception as error:
+            return judge_failed(error, requests, options.on_judge_error)

@@ -65,8 +65,6 @@ class JsonMatchOptions:
     """Compiled path rules; None when no path needs a rule (the common, fast case)."""
     plain: bool = True
     """No exclusion, rubric, comparator, extra-key or null rule: scoring takes the lean path."""
-    exact_rules: bool = False
-    """Only exact (glob-free) exclude_keys / rubric keys, no other rule: set lookups suffice."""
 
     @classmethod
     def build(
@@ -94,37 +92,12 @@ class JsonMatchOptions:
         _check_choice("alignment", alignment, get_args(Alignment))
         _check_choice("extra_keys", extra_keys, get_args(ExtraKeys))
         _check_choice("on_judge_error", on_judge_error, get_args(OnJudgeError))
-        for name, flag in (
-            ("nested", nested),
-            ("none_is_missing", none_is_missing),
-            ("judge_identical", judge_identical),
-        ):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
-        modes = _pattern_map("list_match_modes", list_match_modes)
-        for pattern, mode in modes.items():
-            _check_choice(f"list_match_modes[{pattern!r}]", mode, get_args(ListMatchMode))
-        if modes and not nested:
-            raise ValueError(
-                "list_match_modes applies to lists inside objects: pass nested=True as well"
-            )
-        comparator_map = _pattern_map("comparators", comparators)
-        for pattern, comparator in comparator_map.items():
-            if not callable(comparator):
-                raise TypeError(
-                    f"comparators[{pattern!r}] must be a callable "
-                    f"(output_value, reference_value) -> bool | float; "
-                    f"got {type(comparator).__name__}"
-                )
-        if rubric is None:
-            rubric = {}
-        if not isinstance(rubric, Mapping):
-            raise TypeError(
-                f"rubric must be a dict of key -> criteria; got {type(rubric).__name__}"
-            )
-        for key, criteria in rubric.items():
-            if not isinstance(key, str) or not isinstance(criteria, str):
-                raise TypeError(f"rubric[{key!r}] must map a str key to str criteria")
+        _check_flags(
+            nested=nested, none_is_missing=none_is_missing, judge_identical=judge_identical
+        )
+        modes = _list_modes(list_match_modes, nested)
+        comparator_map = _comparators(comparators)
+        rubric = _rubric(rubric)
         if not isinstance(use_reasoning, bool):
             raise TypeError(f"use_reasoning must be a bool; got {type(use_reasoning).__name__}")
         excluded = _string_tuple("exclude_keys", exclude_keys or ())
@@ -152,14 +125,47 @@ class JsonMatchOptions:
             on_judge_error=on_judge_error,
             rules=rules,
             plain=not needs_rules and extra_keys == "penalize" and not none_is_missing,
-            exact_rules=(
-                rules is not None
-                and not rules.has_globs
-                and not comparator_map
-                and extra_keys == "penalize"
-                and not none_is_missing
-            ),
         )
+
+
+def _check_flags(**flags: Any) -> None:
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
+
+
+def _list_modes(list_match_modes: Any, nested: bool) -> dict[str, Any]:
+    modes = _pattern_map("list_match_modes", list_match_modes)
+    for pattern, mode in modes.items():
+        _check_choice(f"list_match_modes[{pattern!r}]", mode, get_args(ListMatchMode))
+    if modes and not nested:
+        raise ValueError(
+            "list_match_modes applies to lists inside objects: pass nested=True as well"
+        )
+    return modes
+
+
+def _comparators(comparators: Any) -> dict[str, Any]:
+    comparator_map = _pattern_map("comparators", comparators)
+    for pattern, comparator in comparator_map.items():
+        if not callable(comparator):
+            raise TypeError(
+                f"comparators[{pattern!r}] must be a callable "
+                f"(output_value, reference_value) -> bool | float; "
+                f"got {type(comparator).__name__}"
+            )
+    return comparator_map
+
+
+def _rubric(rubric: Any) -> dict[str, str]:
+    if rubric is None:
+        return {}
+    if not isinstance(rubric, Mapping):
+        raise TypeError(f"rubric must be a dict of key -> criteria; got {type(rubric).__name__}")
+    for key, criteria in rubric.items():
+        if not isinstance(key, str) or not isinstance(criteria, str):
+            raise TypeError(f"rubric[{key!r}] must map a str key to str criteria")
+    return dict(rubric)
 
 
 def _pattern_map(name: str, value: Any) -> dict[str, Any]:

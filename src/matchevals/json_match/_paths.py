@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 __all__ = ["PathRules", "Rule", "is_glob"]
@@ -124,14 +124,15 @@ class _Kind:
 class PathRules:
     """Every path rule of one evaluator, compiled once; lookups are cached per path.
 
+    ``rules.at(path)`` is the :class:`Rule` at ``path``: a dictionary lookup once the path has
+    been seen (the scoring loops call it for every key and leaf).
+
     >>> rules = PathRules(exclude=["*.internal_*"], rubric={}, comparators={}, list_modes={})
     >>> rules.at("user.internal_id").excluded, rules.at("user.name").excluded
     (True, False)
     """
 
-    __slots__ = ("_cache", "_comparators", "_exclude", "_list_modes", "_rubric", "has_globs")
-
-    _CACHE_LIMIT = 1 << 16
+    __slots__ = ("_comparators", "_exclude", "_list_modes", "_rubric", "at", "has_globs")
 
     def __init__(
         self,
@@ -149,7 +150,7 @@ class PathRules:
             kind.globs
             for kind in (self._exclude, self._rubric, self._comparators, self._list_modes)
         )
-        self._cache: dict[str, Rule] = {}
+        self.at: Callable[[str], Rule] = _RuleCache(self.find).__getitem__
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (
@@ -162,22 +163,33 @@ class PathRules:
             ),
         )
 
-    def at(self, path: str) -> Rule:
-        """The rule at ``path`` (cached)."""
-        if type(path) is not str:  # a non-JSON key (an int, say): match its text
-            path = str(path)
-        rule = self._cache.get(path)
-        if rule is None:
-            rule = Rule(
-                excluded=bool(self._exclude.find(path)),
-                criteria=self._rubric.find(path),
-                comparator=self._comparators.find(path),
-                list_mode=self._list_modes.find(path),
-            )
-            if rule == NO_RULE:
-                rule = NO_RULE
-            if len(self._cache) < self._CACHE_LIMIT:
-                self._cache[path] = rule
+    def find(self, path: str) -> Rule:
+        """The rule at ``path``, looked up (uncached: use :attr:`at`)."""
+        rule = Rule(
+            excluded=bool(self._exclude.find(path)),
+            criteria=self._rubric.find(path),
+            comparator=self._comparators.find(path),
+            list_mode=self._list_modes.find(path),
+        )
+        return NO_RULE if rule == NO_RULE else rule
+
+
+class _RuleCache(dict[str, Rule]):
+    """Rules by path, filled on first lookup (up to a bound, so memory stays small)."""
+
+    __slots__ = ("_find",)
+    _LIMIT = 1 << 16
+
+    def __init__(self, find: Callable[[str], Rule]) -> None:
+        super().__init__()
+        self._find = find
+
+    def __missing__(self, path: Any) -> Rule:
+        if type(path) is not str:  # a non-JSON key (an int, say): match its text, never cached
+            return self._find(str(path))
+        rule = self._find(path)
+        if len(self) < self._LIMIT:
+            self[path] = rule
         return rule
 
 

@@ -36,3 +36,7 @@ __all__ = [
     "create_async_trajectory_match_evaluator",
     "create_trajectory_match_evaluator",
 ]
+
+for _public in (create_async_trajectory_match_evaluator, create_trajectory_match_evaluator):
+    _public.__module__ = __name__  # they report where users import them from
+del _public

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from langsmith import tracing_context
-
-from matchevals._evaluator import EvaluatorResult, EvaluatorRun, langsmith_active
-from matchevals.trajectory._args import ArgsRules, MatcherArgs, build_rules
+from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._types import EvaluatorResult
+from matchevals.trajectory._args import ArgsRules, MatcherArgs
 from matchevals.trajectory._explain import explain
 from matchevals.trajectory._match import match_trajectories
 from matchevals.trajectory._messages import read_trajectory
+from matchevals.trajectory._rules import build_rules
 from matchevals.trajectory._types import (
     ALIGNMENTS,
     MODES,
@@ -119,6 +119,8 @@ def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> E
     """``_compute`` with the matchers' own tracing off (one traced run per evaluation)."""
     if not options.quiet:
         return _compute(options, outputs, reference_outputs)
+    from langsmith import tracing_context  # only reached while LangSmith watches
+
     with tracing_context(enabled=False):
         return _compute(options, outputs, reference_outputs)
 
@@ -136,9 +138,9 @@ def _evaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return _compute(options, outputs, reference_outputs)
-    return run.call(
+    return run.traced(
         partial(_quiet_compute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,
@@ -154,9 +156,9 @@ async def _aevaluate(
     reference_outputs: Any,
     **kwargs: Any,
 ) -> EvaluatorResult:
-    if not langsmith_active():
+    if not watching():
         return _compute(options, outputs, reference_outputs)
-    return await run.acall(
+    return await run.atraced(
         partial(_acompute, options, outputs, reference_outputs),
         outputs=outputs,
         reference_outputs=reference_outputs,

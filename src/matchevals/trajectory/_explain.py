@@ -20,13 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from matchevals.trajectory._args import MISSING, ArgDifference, ArgsRules, MatcherFailed
 from matchevals.trajectory._json import render
 from matchevals.trajectory._match import Matching
 from matchevals.trajectory._types import (
+    Message,
     ToolCall,
     Trajectory,
     TrajectoryMatchMode,
@@ -139,6 +137,9 @@ def _explanation_pairs(
             chosen = zip(output_indices, reference_indices, strict=False)
             found += [(i, j, _differences(rules, outputs[i], references[j])) for i, j in chosen]
             continue
+        import numpy as np  # only when two calls of one tool are left over: not at import
+        from scipy.optimize import linear_sum_assignment
+
         table = [
             [_differences(rules, outputs[i], references[j]) for j in reference_indices]
             for i in output_indices
@@ -216,70 +217,54 @@ def _strict_problems(
     for out_index, ref_index in matching.message_pairs or ():
         if out_index is None:
             assert ref_index is not None
-            message = references[ref_index]
-            problems.append(
-                _Problem(
-                    f"{message.at} ({message.role}) has no partner in outputs",
-                    {
-                        "kind": "missing_message",
-                        "expected": message.role,
-                        "actual": None,
-                        "outputs": None,
-                        "reference_outputs": message.at,
-                    },
-                )
-            )
-            problems += [_missing_call(call) for call in message.tool_calls]
-            continue
-        if ref_index is None:
-            message = outputs[out_index]
-            problems.append(
-                _Problem(
-                    f"{message.at} ({message.role}) has no partner in reference_outputs",
-                    {
-                        "kind": "extra_message",
-                        "expected": None,
-                        "actual": message.role,
-                        "outputs": message.at,
-                        "reference_outputs": None,
-                    },
-                )
-            )
-            problems += [_extra_call(call) for call in message.tool_calls]
-            continue
-        output, reference = outputs[out_index], references[ref_index]
-        if output.role != reference.role:
-            problems.append(
-                _Problem(
-                    f"{output.at} is {_a_role(output.role)} message where {reference.at} is "
-                    f"{_a_role(reference.role)} message",
-                    {
-                        "kind": "role",
-                        "expected": reference.role,
-                        "actual": output.role,
-                        "outputs": output.at,
-                        "reference_outputs": reference.at,
-                    },
-                )
-            )
-            continue
-        count, expected = len(output.tool_calls), len(reference.tool_calls)
-        if count != expected:
-            problems.append(
-                _Problem(
-                    f"{output.at} makes {_calls_word(count)} where {reference.at} makes {expected}",
-                    {
-                        "kind": "tool_call_count",
-                        "expected": expected,
-                        "actual": count,
-                        "outputs": output.at,
-                        "reference_outputs": reference.at,
-                    },
-                )
-            )
-        left_outputs = [call for call in output.tool_calls if id(call) not in paired]
-        left_references = [call for call in reference.tool_calls if id(call) not in paired]
-        problems += _call_problems(left_outputs, left_references, rules, True, True)
+            problems += _unpartnered(references[ref_index], "reference_outputs")
+        elif ref_index is None:
+            problems += _unpartnered(outputs[out_index], "outputs")
+        else:
+            output, reference = outputs[out_index], references[ref_index]
+            problems += _message_problems(output, reference, paired, rules)
+    return problems
+
+
+def _unpartnered(message: Message, side: str) -> list[_Problem]:
+    """A message of ``side`` strict mode left without a partner, then each of its calls."""
+    missing = side == "reference_outputs"
+    other = "outputs" if missing else "reference_outputs"
+    problem = _Problem(
+        f"{message.at} ({message.role}) has no partner in {other}",
+        {
+            "kind": "missing_message" if missing else "extra_message",
+            "expected": message.role if missing else None,
+            "actual": None if missing else message.role,
+            "outputs": None if missing else message.at,
+            "reference_outputs": message.at if missing else None,
+        },
+    )
+    calls = [(_missing_call if missing else _extra_call)(call) for call in message.tool_calls]
+    return [problem, *calls]
+
+
+def _message_problems(
+    output: Message, reference: Message, paired: set[int], rules: ArgsRules
+) -> list[_Problem]:
+    """What differs between two messages strict mode paired: role, call count, calls."""
+    where: dict[str, Any] = {"outputs": output.at, "reference_outputs": reference.at}
+    if output.role != reference.role:
+        text = (
+            f"{output.at} is {_a_role(output.role)} message where {reference.at} is "
+            f"{_a_role(reference.role)} message"
+        )
+        entry = {"kind": "role", "expected": reference.role, "actual": output.role, **where}
+        return [_Problem(text, entry)]
+    problems: list[_Problem] = []
+    count, expected = len(output.tool_calls), len(reference.tool_calls)
+    if count != expected:
+        text = f"{output.at} makes {_calls_word(count)} where {reference.at} makes {expected}"
+        entry = {"kind": "tool_call_count", "expected": expected, "actual": count, **where}
+        problems.append(_Problem(text, entry))
+    left_outputs = [call for call in output.tool_calls if id(call) not in paired]
+    left_references = [call for call in reference.tool_calls if id(call) not in paired]
+    problems += _call_problems(left_outputs, left_references, rules, True, True)
     return problems
 
 

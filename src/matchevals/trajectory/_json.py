@@ -12,7 +12,19 @@ from typing import Any
 
 from matchevals._values import describe_type, freeze, json_equal, render
 
-__all__ = ["describe_type", "freeze", "json_equal", "json_match_evaluator", "render"]
+__all__ = ["a_type", "describe_type", "freeze", "json_equal", "json_match_evaluator", "render"]
+
+
+def a_type(value: Any) -> str:
+    """The value's type with its article, as messages say it.
+
+    >>> a_type(None), a_type(3), a_type("x")
+    ('null', 'an int', 'a str')
+    """
+    if value is None:
+        return "null"
+    name = describe_type(value)
+    return ("an " if name[:1] in "aeiou" else "a ") + name
 
 
 def json_match_evaluator(options: Mapping[str, Any]) -> Callable[..., Any]:

@@ -77,7 +77,7 @@ def match_trajectories(
 ) -> Matching:
     """Decide ``mode`` for two normalized trajectories.
 
-    >>> from matchevals.trajectory._args import build_rules
+    >>> from matchevals.trajectory._rules import build_rules
     >>> from matchevals.trajectory._messages import read_trajectory
     >>> out = read_trajectory([{"role": "ai", "tool_calls": [
     ...     {"name": "a", "args": {}}, {"name": "b", "args": {}}]}], "outputs")

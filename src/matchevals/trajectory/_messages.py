@@ -25,11 +25,16 @@ message that is not an assistant's, legacy ``function_call`` or LangChain's
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from matchevals.trajectory._json import describe_type, render
+from matchevals.trajectory._json import a_type, render
+from matchevals.trajectory._tool_calls import (
+    block_type,
+    calls_from_field,
+    merge_block_calls,
+    refuse_invalid_calls,
+)
 from matchevals.trajectory._types import ToolCall, Trajectory
 
 __all__ = ["ROLES", "read_trajectory"]
@@ -66,23 +71,14 @@ _LC_CONSTRUCTOR_TYPES = {
     "ChatMessage": "chat",
     "ChatMessageChunk": "chat",
 }
-_CALL_BLOCKS = {  # content block type -> (id key, arguments key)
-    "tool_use": ("id", "input"),
-    "function_call": ("call_id", "arguments"),
-    "tool_call": ("id", "args"),
-}
 _EXPECTED_MESSAGE = "expected a message: a dict with 'role' (or 'type'), or a LangChain message"
-_DECODER = json.JSONDecoder(strict=False)  # as LangChain reads arguments; built once
-_decode = _DECODER.decode
-_scan: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None) -> Trajectory:
     """Normalize one side (``side`` is ``"outputs"`` or ``"reference_outputs"``).
 
-    ``parsed`` remembers the arguments parsed from each JSON text, so that texts repeated on
-    both sides of one evaluation (a passing trajectory's usual case) are parsed once; calls
-    with equal texts then share one arguments dict.
+    ``parsed`` remembers the arguments parsed from each JSON text: a text on both sides of one
+    evaluation (a passing trajectory's usual case) is parsed once, its calls share one dict.
 
     >>> (message,) = read_trajectory([{"role": "ai", "tool_calls": [
     ...     {"name": "search", "args": {"q": "x"}}]}], "outputs")
@@ -90,18 +86,13 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
     ('assistant', 'search', {'q': 'x'})
     """
     items, base = _message_list(value, side)
-    read = Trajectory(base)
+    read, roles = Trajectory(base), ROLES
     memo: dict[str, Any] = {} if parsed is None else parsed
-    roles = ROLES
     # The common case inline, appending to the columns directly; everything else (and every
     # error) goes through _read_dict / _read_object. Content blocks matter only in user and
     # assistant messages, function_call and invalid_tool_calls only in assistant ones.
-    all_roles, all_calls, sources, calls_of = (
-        read.roles,
-        read.calls,
-        read.sources,
-        read.message_calls,
-    )
+    all_roles, all_calls = read.roles, read.calls
+    sources, calls_of = read.sources, read.message_calls
     for source, item in enumerate(items):
         if type(item) is dict:
             raw = item.get("role")
@@ -124,7 +115,7 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
                     _read_dict(item, read, source, memo)
                     continue
                 if tool_calls:
-                    calls = _calls_from_field(tool_calls, base, source, len(all_roles), memo)
+                    calls = calls_from_field(tool_calls, base, source, len(all_roles), memo)
                     all_roles.append(role)
                     calls_of.append(calls)
                     sources.append(source)
@@ -141,7 +132,7 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
         elif _is_langchain_message(item):
             _read_object(item, read, source, memo)
         else:
-            raise TypeError(f"{base}[{source}] is {_a(item)}; {_EXPECTED_MESSAGE}")
+            raise TypeError(f"{base}[{source}] is {a_type(item)}; {_EXPECTED_MESSAGE}")
     return read
 
 
@@ -159,7 +150,7 @@ def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
             messages = value["messages"]
             if isinstance(messages, (list, tuple)):
                 return messages, f"{side}.messages"
-            raise TypeError(f"{side}.messages is {_a(messages)}; expected a list of messages")
+            raise TypeError(f"{side}.messages is {a_type(messages)}; expected a list of messages")
         keys = ", ".join(repr(key) for key in list(value)[:5]) or "none"
         raise ValueError(
             f"{side} is a dict without 'messages' or 'role' (keys: {keys}); expected a list of "
@@ -167,14 +158,7 @@ def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
         )
     if _is_langchain_message(value):
         return [value], side
-    raise TypeError(f"{side} is {_a(value)}; expected a list of messages")
-
-
-def _a(value: Any) -> str:
-    if value is None:
-        return "null"
-    name = describe_type(value)
-    return ("an " if name[:1] in "aeiou" else "a ") + name
+    raise TypeError(f"{side} is {a_type(value)}; expected a list of messages")
 
 
 def _is_langchain_message(value: Any) -> bool:
@@ -204,7 +188,7 @@ def _read_dict(
         if item.get("function_call") is not None:
             _refuse_function_call(f"{base}[{source}]")
         if item.get("invalid_tool_calls"):
-            _refuse_invalid_calls(item["invalid_tool_calls"], f"{base}[{source}]")
+            refuse_invalid_calls(item["invalid_tool_calls"], f"{base}[{source}]")
     _finish(role, item.get("tool_calls"), item.get("content"), read, source, memo)
 
 
@@ -218,7 +202,7 @@ def _read_object(item: Any, read: Trajectory, source: int, memo: dict[str, Any])
             _refuse_function_call(f"{base}[{source}]")
         invalid = getattr(item, "invalid_tool_calls", None)
         if invalid:
-            _refuse_invalid_calls(invalid, f"{base}[{source}]")
+            refuse_invalid_calls(invalid, f"{base}[{source}]")
         tool_calls = getattr(item, "tool_calls", None)
     _finish(role, tool_calls, item.content, read, source, memo)
 
@@ -232,10 +216,10 @@ def _finish(
     memo: dict[str, Any],
 ) -> None:
     base, index = read.base, len(read.roles)
-    calls = _calls_from_field(tool_calls, base, source, index, memo) if tool_calls else ()
+    calls = calls_from_field(tool_calls, base, source, index, memo) if tool_calls else ()
     if role in ("user", "assistant") and (type(content) is list or isinstance(content, tuple)):
-        calls = _merge_block_calls(calls, tool_calls, content, base, source, index, memo)
-        if role == "user" and any(_block_type(block) == "tool_result" for block in content):
+        calls = merge_block_calls(calls, tool_calls, content, base, source, index, memo)
+        if role == "user" and any(block_type(block) == "tool_result" for block in content):
             if calls:
                 _refuse_calls(role, calls[0])
             _expand_tool_results(content, read, source)
@@ -274,7 +258,7 @@ def _unwrap_data(item: Mapping[str, Any], at: str) -> Mapping[str, Any]:
     data = item["data"]
     if not isinstance(data, Mapping):
         raise TypeError(
-            f"{at}.data is {_a(data)}; a LangChain message dict ({{'type': ..., 'data': ...}}) "
+            f"{at}.data is {a_type(data)}; a LangChain message dict ({{'type': ..., 'data': ...}}) "
             "holds the message's fields in data"
         )
     return {**data, "type": item.get("type", data.get("type"))}
@@ -313,203 +297,15 @@ def _object_role(item: Any, at: str) -> str:
     return role
 
 
-def _refuse_invalid_calls(invalid: Any, at: str) -> NoReturn:
-    first = invalid[0] if isinstance(invalid, (list, tuple)) and invalid else invalid
-    detail = ""
-    if isinstance(first, Mapping):
-        detail = f" ({first.get('name')!s}: {first.get('error') or render(first.get('args'))})"
-    raise ValueError(
-        f"{at}.invalid_tool_calls[0]: LangChain could not parse this tool call{detail}; "
-        "a trajectory with unreadable tool calls cannot be matched"
-    )
-
-
-def _calls_from_field(
-    tool_calls: Any, base: str, source: int, message: int, memo: dict[str, Any]
-) -> tuple[ToolCall, ...]:
-    """The calls of a ``tool_calls`` field: well-formed OpenAI and LangChain calls inline,
-    anything else (and every error) through :func:`_read_call`."""
-    if type(tool_calls) is not list and not isinstance(tool_calls, tuple):
-        raise TypeError(
-            f"{base}[{source}].tool_calls is {_a(tool_calls)}; expected a list of tool calls"
-        )
-    calls = []
-    for position, call in enumerate(tool_calls):
-        if type(call) is dict:
-            function = call.get("function")
-            if type(function) is dict:  # OpenAI
-                name, arguments = function.get("name"), function.get("arguments")
-                if type(name) is str and name and type(arguments) is str:
-                    args = memo.get(arguments)
-                    if args is not None:
-                        place = (base, source, "tool_calls", position)
-                        calls.append(ToolCall(name, args, arguments, message, place))
-                        continue
-            elif function is None:  # LangChain
-                name, args = call.get("name"), call.get("args")
-                if type(name) is str and name and type(args) is dict:
-                    place = (base, source, "tool_calls", position)
-                    calls.append(ToolCall(name, args, None, message, place))
-                    continue
-        calls.append(_read_call(call, (base, source, "tool_calls", position), message, memo))
-    return tuple(calls)
-
-
-def _read_call(
-    call: Any, place: tuple[str, int, str, int], message: int, memo: dict[str, Any]
-) -> ToolCall:
-    """One entry of ``tool_calls``, checked field by field."""
-    if type(call) is not dict and not isinstance(call, Mapping):
-        raise TypeError(f"{_at(place)} is {_a(call)}; expected a tool call (a dict)")
-    text: str | None
-    function = call.get("function")
-    if function is not None:  # OpenAI
-        if type(function) is not dict and not isinstance(function, Mapping):
-            raise TypeError(f"{_at(place)}.function is {_a(function)}; expected a dict")
-        name = function.get("name")
-        if type(name) is not str or not name:
-            _bad_name(name, f"{_at(place)}.function.name")
-        args, text = _args(function.get("arguments"), place, ".function.arguments", True, memo)
-    else:  # LangChain
-        name = call.get("name")
-        if type(name) is not str or not name:
-            if "name" not in call:
-                raise ValueError(
-                    f"{_at(place)} has neither 'function' (OpenAI) nor 'name' and 'args' "
-                    "(LangChain)"
-                )
-            _bad_name(name, f"{_at(place)}.name")
-        if "args" not in call:
-            raise ValueError(f"{_at(place)} has no 'args'; a LangChain tool call needs them")
-        args, text = _args(call["args"], place, ".args", False, memo)
-    return ToolCall(name, args, text, message, place)
-
-
-def _ids(tool_calls: Any) -> set[Any]:
-    """The ids of a ``tool_calls`` field's calls (already read, so well-formed)."""
-    return {_id_key(call["id"]) for call in tool_calls or () if call.get("id") is not None}
-
-
-def _at(place: tuple[str, int, str, int]) -> str:
-    base, source, field, position = place
-    return f"{base}[{source}].{field}[{position}]"
-
-
-def _id_key(call_id: Any) -> Any:
-    return call_id if isinstance(call_id, str) else repr(call_id)
-
-
-def _block_type(block: Any) -> Any:
-    return block.get("type") if isinstance(block, Mapping) else None
-
-
-def _merge_block_calls(
-    calls: tuple[ToolCall, ...],
-    tool_calls: Any,
-    blocks: Sequence[Any],
-    base: str,
-    source: int,
-    message: int,
-    memo: dict[str, Any],
-) -> tuple[ToolCall, ...]:
-    """Add the tool calls written as content blocks, except those repeating a ``tool_calls``
-    entry (same id), as LangChain does for Anthropic messages that carry both."""
-    found: list[ToolCall] = []
-    ids: set[Any] | None = None
-    for position, block in enumerate(blocks):
-        kind = _block_type(block)
-        if kind not in _CALL_BLOCKS:
-            continue
-        if ids is None:
-            ids = _ids(tool_calls) if calls else set()
-        place = (base, source, "content", position)
-        id_key, args_key = _CALL_BLOCKS[kind]
-        block_id = block.get(id_key)
-        if calls and block_id is None:
-            raise ValueError(
-                f"{_at(place)} is a {kind} block without {id_key!r} next to tool_calls: it "
-                "cannot be told apart from them"
-            )
-        if block_id is not None and _id_key(block_id) in ids:
-            continue
-        name = block.get("name")
-        if type(name) is not str or not name:
-            _bad_name(name, f"{_at(place)}.name")
-        if args_key not in block:
-            raise ValueError(f"{_at(place)} is a {kind} block without {args_key!r}")
-        args, text = _args(block[args_key], place, f".{args_key}", kind == "function_call", memo)
-        found.append(ToolCall(name, args, text, message, place))
-    return calls + tuple(found) if found else calls
-
-
 def _expand_tool_results(blocks: Sequence[Any], read: Trajectory, source: int) -> None:
     """An Anthropic user message answering tool calls: one tool message per result, then the
     user message itself if anything else is in it."""
     rest = False
     for position, block in enumerate(blocks):
-        if _block_type(block) == "tool_result":
+        if block_type(block) == "tool_result":
             read.blocks[len(read.roles)] = position
             read.add("tool", (), source)
-        elif block and not (_block_type(block) == "text" and not block.get("text")):
+        elif block and not (block_type(block) == "text" and not block.get("text")):
             rest = True
     if rest:
         read.add("user", (), source)
-
-
-def _bad_name(value: Any, at: str) -> NoReturn:
-    if isinstance(value, str):
-        raise ValueError(f"{at} is an empty string; expected the tool's name")
-    raise TypeError(f"{at} is {_a(value)}; expected the tool's name (a string)")
-
-
-def _args(
-    value: Any, place: tuple[str, int, str, int], field: str, empty_ok: bool, memo: dict[str, Any]
-) -> tuple[dict[str, Any], str | None]:
-    """The arguments as a dict, and their JSON text when they came as a string."""
-    if type(value) is str:
-        parsed = memo.get(value)
-        if parsed is None:
-            if not value.strip():
-                if empty_ok:
-                    return {}, value
-                raise ValueError(f"{_at(place)}{field} is an empty string; expected a JSON object")
-            parsed = _parse(value, place, field)
-        if type(parsed) is dict:
-            memo[value] = parsed
-            return parsed, value
-        raise ValueError(f"{_at(place)}{field} is JSON {_a(parsed)}; tool arguments are an object")
-    if type(value) is dict:
-        return value, None
-    if isinstance(value, Mapping):
-        return dict(value), None
-    if isinstance(value, str):  # a str subclass
-        return _args(str(value), place, field, empty_ok, memo)
-    if value is None and empty_ok:
-        return {}, None
-    raise TypeError(
-        f"{_at(place)}{field} is {_a(value)}; expected the arguments: a JSON object or string"
-    )
-
-
-def _parse(text: str, place: tuple[str, int, str, int], field: str) -> Any:
-    # The decoder's scanner takes a value starting at 0 at half decode()'s cost; a text it
-    # does not take whole (whitespace around the value, an error) goes through decode().
-    try:
-        value, end = _scan(text, 0)
-        if end == len(text):
-            return value
-    except (StopIteration, json.JSONDecodeError):
-        pass
-    try:
-        return _decode(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"{_at(place)}{field} is not valid JSON: {_decode_error(text, error)}"
-        ) from None
-
-
-def _decode_error(text: str, error: json.JSONDecodeError) -> str:
-    start = max(0, error.pos - 20)
-    before, after = text[start : error.pos], text[error.pos : error.pos + 20]
-    snippet = ("…" if start else "") + before + "⟨here⟩" + after
-    return f"{error.msg} at line {error.lineno} column {error.colno}: {snippet!r}"

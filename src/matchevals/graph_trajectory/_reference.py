@@ -1,8 +1,11 @@
-"""Checks and normalizes evaluator inputs, failing early with messages that name the bad path.
+"""Runs and references as the matchers see them: checked, failing early with messages that name
+the bad path, and read into the reference model (:class:`Reference` of :class:`Step` and
+:class:`Loop`) that matching and explanations share.
 
 Nothing here copies or mutates the caller's lists: runs keep their own ``steps`` list, and
 references are read into small :class:`Step` / :class:`Loop` objects only when they are not
-plain lists of node names.
+plain lists of node names. agentevals' trajectories, whose keys look alike but mean something
+else, are refused with the way to convert them (:data:`AGENTEVALS_HELP`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ __all__ = [
     "check_run",
     "describe",
     "pair_runs",
+    "read_reference",
     "runs_of",
 ]
 
@@ -128,7 +132,7 @@ def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
     [['a']]
     """
     if type(outputs) is dict and type(reference_outputs) is dict:  # one run: the common case
-        reference = _check_reference(reference_outputs, "reference_outputs")
+        reference = read_reference(reference_outputs, "reference_outputs")
         steps, results, same = check_run(outputs, "outputs", reference.plain)
         return [Pair(0, "outputs", steps, results, reference, same)]
     runs = runs_of(outputs, "outputs")
@@ -140,7 +144,7 @@ def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
         )
     pairs = []
     for index, ((path, run), (ref_path, value)) in enumerate(zip(runs, references, strict=True)):
-        reference = _check_reference(value, ref_path)
+        reference = read_reference(value, ref_path)
         steps, results, same = check_run(run, path, reference.plain)
         pairs.append(Pair(index, path, steps, results, reference, same))
     return pairs
@@ -236,7 +240,13 @@ def _check_nodes(nodes: Sequence[object], path: str) -> None:
             )
 
 
-def _check_reference(value: object, path: str) -> Reference:
+def read_reference(value: object, path: str) -> Reference:
+    """A reference trajectory read into the reference model (ValueError/TypeError naming the
+    bad path).
+
+    >>> read_reference({"steps": [["a"], {"repeat": [["b"]], "max": 2}]}, "r").elements[1].max
+    2
+    """
     steps, results = _trajectory(value, path)
     if set(map(type, steps)) <= _LIST:
         _check_names(steps, path)

@@ -1,4 +1,5 @@
-"""Turns run verdicts into one ``EvaluatorResult``: score, a one-sentence comment, metadata.
+"""The verdict on all runs: one ``EvaluatorResult`` with a score, a one-sentence comment and
+metadata (:func:`score_runs`).
 
 Scores over several runs: strict is ``True`` only when every run matches; partial credit is the
 mean of the runs' scores. With results compared, a run's results count as one more aligned item
@@ -12,13 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from openevals.types import EvaluatorResult
-
+from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
 from matchevals.graph_trajectory._partial import Alignment, partial_credit
-from matchevals.graph_trajectory._validate import Pair, Step, describe
+from matchevals.graph_trajectory._reference import Pair, Step, describe
 
-__all__ = ["KEY", "ResultsCheck", "judge", "read_results_score"]
+__all__ = ["KEY", "ResultsCheck", "read_results_score", "score_runs"]
 
 KEY = "graph_trajectory_match"
 _BELOW_ONE = math.nextafter(1.0, 0.0)
@@ -66,26 +66,28 @@ def read_results_score(answer: object, run: int) -> float:
     return math.fsum(scores) / len(scores)
 
 
-def judge(
+def score_runs(
     pairs: Sequence[Pair],
     checks: Sequence[ResultsCheck] | None,
     *,
     partial: bool,
     threshold: float | None,
+    fast: bool = True,
 ) -> EvaluatorResult:
-    """One result for all runs (``checks`` is None when results are not compared)."""
+    """One result for all runs (``checks`` is None when results are not compared; ``fast=False``
+    takes the general paths only)."""
     runs: list[dict[str, Any]] = []
     scores: list[float] = []
     comment: str | None = None
     for pair in pairs:
         check = None if checks is None else checks[pair.index]
-        verdict = match_run(pair.steps, pair.reference, pair.same)
+        verdict = match_run(pair.steps, pair.reference, pair.same, fast=fast)
         matched = verdict.matched and (check is None or check.passed)
         run_meta = _run_metadata(pair, verdict, check, matched)
         if partial:
             run_score = 1.0
             if not matched:
-                alignment = partial_credit(pair.steps, pair.reference)
+                alignment = partial_credit(pair.steps, pair.reference, fast=fast)
                 run_score = _partial_score(alignment, check)
                 run_meta["partial_alignment"] = alignment.pairs
             run_meta["score"] = run_score

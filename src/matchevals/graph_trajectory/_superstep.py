@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from matchevals.graph_trajectory._reference import WILDCARD
 from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
-from matchevals.graph_trajectory._validate import WILDCARD
 
 __all__ = ["Difference", "difference", "matches", "similarity"]
 

@@ -1,125 +1,36 @@
-"""Pairing list items of outputs with list items of references.
+"""Two lists of JSON items as one numpy matrix of value codes, and pair similarity in blocks.
 
-``ordered`` pairs by index. The set modes pair items one to one:
+What :mod:`._pairing` needs to pair list items by their keys: a :class:`ValueTable` holds a row
+per item and a column per key (equal codes in a column mean JSON-equal values, by
+:func:`~matchevals._values.freeze`), pairs identical items by hashing their rows, and gives the
+:class:`Similarity` of every output/reference pair (equal keys, compared keys, comparator scores)
+block by block, never with a Python loop over pairs. numpy is imported with this module, which is
+imported only when list items are paired.
 
-- ``superset``: every reference item gets a distinct output item (extra outputs are ignored);
-- ``subset``: every output item gets a distinct reference item (extra references are ignored);
-- ``same_elements``: as ``subset``, and every reference item left over is reported unmatched.
-
-``optimal`` alignment pairs identical items by hashing, then solves the rest as an assignment
-problem (``scipy.optimize.linear_sum_assignment``) on a similarity matrix built with numpy in
-blocks of rows, never with a Python loop over pairs. ``greedy`` reproduces openevals' pairing: each
-driving item in turn takes the first free partner with the most equal keys.
+>>> table = ValueTable([{"a": 1}, {"a": 2}], [{"a": 2}], frozenset(), frozenset())
+>>> table.identical_matches()
+{1: 0}
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import linear_sum_assignment
 
 from matchevals._values import freeze
-from matchevals.json_match._options import Alignment, ListMatchMode
+from matchevals.json_match._compare import checked_score
 
-__all__ = ["Pair", "align_items", "checked_score"]
-
-Pair = tuple[int | None, int | None]
-"""``(output_index, reference_index)``; ``None`` on the side where an item has no partner."""
+__all__ = ["Similarity", "ValueTable"]
 
 Item = Mapping[str, Any]
 
 
-def checked_score(
-    comparator: Any,
-    output_value: Any,
-    reference_value: Any,
-    path: str,
-    where: Callable[[], str],
-) -> float:
-    """Call a comparator and check its answer: a bool, or a number in [0, 1].
-
-    Raises ValueError naming the path (and, through ``where``, the values' locations).
-    """
-    try:
-        result = comparator(output_value, reference_value)
-    except Exception as error:
-        raise ValueError(
-            f"the comparator for {path!r} failed at {where()}: {type(error).__name__}: {error}"
-        ) from error
-    if result is True:
-        return 1.0
-    if result is False:
-        return 0.0
-    result_type = type(result)
-    if result_type is float or result_type is int or isinstance(result, (int, float)):
-        number = float(result)
-        if 0.0 <= number <= 1.0:
-            return number
-        problem = "outside [0, 1]"
-    else:
-        problem = f"a {result_type.__name__}"
-    raise ValueError(
-        f"the comparator for {path!r} returned {result!r} at {where()}: {problem}; "
-        "expected a bool or a number in [0, 1]"
-    )
-
-
-def align_items(
-    outputs: Sequence[Item],
-    references: Sequence[Item],
-    *,
-    mode: ListMatchMode,
-    alignment: Alignment,
-    all_or_nothing: bool,
-    ignored_keys: frozenset[str],
-    judged_keys: frozenset[str],
-    comparators: Mapping[str, Any] | None = None,
-    none_is_missing: bool = False,
-    extra_ignored: bool = False,
-    names: tuple[str, str] = ("outputs", "reference_outputs"),
-    key_prefix: str = "",
-) -> list[Pair]:
-    """Pair the items of two lists; the result lists the items the aggregation will count.
-
-    ``all_or_nothing`` scores a candidate pair 1 only when every compared key is equal (for
-    aggregator "all"); otherwise a pair scores the fraction of its keys that are equal. Judged
-    (rubric) keys take no part in choosing partners.
-
-    >>> align_items([{"a": 2}, {"a": 1}], [{"a": 1}, {"a": 2}], mode="same_elements",
-    ...             alignment="optimal", all_or_nothing=False, ignored_keys=frozenset(),
-    ...             judged_keys=frozenset())
-    [(0, 1), (1, 0)]
-    """
-    n_outputs, n_references = len(outputs), len(references)
-    if mode == "ordered":
-        return [
-            (i if i < n_outputs else None, i if i < n_references else None)
-            for i in range(max(n_outputs, n_references))
-        ]
-    table = _ValueTable(
-        outputs,
-        references,
-        ignored_keys,
-        judged_keys,
-        comparators=comparators,
-        none_is_missing=none_is_missing,
-        extra_ignored=extra_ignored,
-        names=names,
-        key_prefix=key_prefix,
-    )
-    if alignment == "greedy":
-        matches = _greedy_matches(table, mode)
-    else:
-        matches = _optimal_matches(table, all_or_nothing)
-    return _arrange(matches, n_outputs, n_references, mode)
-
-
-class _ValueTable:
+class ValueTable:
     """Both lists as one dense int32 matrix: a row per item, a column per key.
 
     A cell holds a code for the item's value under that key (equal codes in a column mean
@@ -185,7 +96,7 @@ class _ValueTable:
             column for column in self.compared_columns if column not in self.comparators
         ]
 
-    def similarity(self, output_rows: Sequence[int], reference_rows: Sequence[int]) -> _Similarity:
+    def similarity(self, output_rows: Sequence[int], reference_rows: Sequence[int]) -> Similarity:
         """Pair similarity of the given output rows and reference rows (compared keys only)."""
         compared = self.rows(compared_only=True)
         outputs = compared[list(output_rows)]
@@ -198,7 +109,7 @@ class _ValueTable:
                 else [column not in self.comparators for column in range(self.cells.shape[1])],
                 dtype=bool,
             )
-        return _Similarity(
+        return Similarity(
             outputs,
             references,
             exact,
@@ -274,64 +185,13 @@ class _ValueTable:
             return self.cells[:, self.compared_columns]
         return self.cells
 
-
-def _arrange(matches: dict[int, int], n_outputs: int, n_references: int, mode: str) -> list[Pair]:
-    if mode == "superset":
-        output_of = {reference: output for output, reference in matches.items()}
-        return [(output_of.get(j), j) for j in range(n_references)]
-    pairs: list[Pair] = [(i, matches.get(i)) for i in range(n_outputs)]
-    if mode == "same_elements":
-        matched = set(matches.values())
-        pairs.extend((None, j) for j in range(n_references) if j not in matched)
-    return pairs
+    def identical_matches(self, compared_only: bool = False) -> dict[int, int]:
+        """Each output paired with the first unused identical reference, in index order."""
+        cells = self.rows(compared_only)
+        return _pair_identical(cells[: self.n_outputs], cells[self.n_outputs :])
 
 
-def _pair_identical(outputs: NDArray[np.int32], references: NDArray[np.int32]) -> dict[int, int]:
-    """Pair each output row with the first unused identical reference row, in index order."""
-    references_by_content: dict[bytes, deque[int]] = defaultdict(deque)
-    for j, row in enumerate(references):
-        references_by_content[row.tobytes()].append(j)
-    matches: dict[int, int] = {}
-    for i, row in enumerate(outputs):
-        same = references_by_content.get(row.tobytes())
-        if same:
-            matches[i] = same.popleft()
-    return matches
-
-
-def _optimal_matches(table: _ValueTable, all_or_nothing: bool) -> dict[int, int]:
-    """Maximum total pair score; identical items pair first (this never lowers the optimum)."""
-    cells = table.rows()
-    matches = _pair_identical(cells[: table.n_outputs], cells[table.n_outputs :])
-    paired_references = set(matches.values())
-    rest_outputs = [i for i in range(table.n_outputs) if i not in matches]
-    rest_references = [j for j in range(table.n_references) if j not in paired_references]
-    if not rest_outputs or not rest_references:
-        return matches
-    similarity = table.similarity(rest_outputs, rest_references)
-    # Among equally good pairings prefer the one with more equal keys; the bonus summed over a
-    # whole pairing stays below 1e-7, far under any real difference of pair scores.
-    bonus = 1e-7 / ((similarity.n_keys + 1) * (min(len(rest_outputs), len(rest_references)) + 1))
-    costs = np.empty((len(rest_outputs), len(rest_references)), dtype=np.float64)
-    for rows, equal, compared_keys in similarity.blocks():
-        if all_or_nothing:
-            block = (equal >= compared_keys).astype(np.float64)
-        else:
-            block = np.divide(
-                equal,
-                compared_keys,
-                out=np.ones(equal.shape, dtype=np.float64),
-                where=compared_keys > 0,
-            )
-        block += equal * bonus
-        np.negative(block, out=costs[rows])  # minimizing the negation maximizes the score
-    row_indices, column_indices = linear_sum_assignment(costs)
-    for row, column in zip(row_indices.tolist(), column_indices.tolist(), strict=True):
-        matches[rest_outputs[row]] = rest_references[column]
-    return matches
-
-
-class _Similarity:
+class Similarity:
     """Per output/reference pair: the summed key scores and how many keys are compared.
 
     A key is compared when either item has it (only when the reference has it, if extra keys are
@@ -359,7 +219,7 @@ class _Similarity:
             outputs, references = outputs[:, exact], references[:, exact]
         self.outputs = outputs
         # A missing key must never count as equal: give the two sides different markers.
-        self.references = np.where(references == _ValueTable.MISSING, -2, references)
+        self.references = np.where(references == ValueTable.MISSING, -2, references)
 
     def blocks(self) -> Iterator[tuple[slice, NDArray[Any], NDArray[np.int32]]]:
         n_outputs, n_references = len(self.outputs), len(self.references)
@@ -390,32 +250,14 @@ class _Similarity:
         return equal
 
 
-def _greedy_matches(table: _ValueTable, mode: str) -> dict[int, int]:
-    """openevals' pairing: drivers in index order take the first free partner with most equal keys.
-
-    In ``same_elements`` mode openevals first tries to pair every output with an identical
-    reference (ignoring judged keys) and keeps that pairing only if it covers both lists entirely.
-    """
-    compared = table.rows(compared_only=True)
-    outputs, references = compared[: table.n_outputs], compared[table.n_outputs :]
-    if mode == "same_elements" and len(outputs) == len(references):
-        exact = _pair_identical(outputs, references)
-        if len(exact) == len(outputs):
-            return exact
-    if not len(outputs) or not len(references):
-        return {}
-    equal = table.similarity(range(len(outputs)), range(len(references))).equal_matrix()
-    drivers_are_references = mode == "superset"
-    scores = equal.T.copy() if drivers_are_references else equal
+def _pair_identical(outputs: NDArray[np.int32], references: NDArray[np.int32]) -> dict[int, int]:
+    """Pair each output row with the first unused identical reference row, in index order."""
+    references_by_content: dict[bytes, deque[int]] = defaultdict(deque)
+    for j, row in enumerate(references):
+        references_by_content[row.tobytes()].append(j)
     matches: dict[int, int] = {}
-    for driver in range(scores.shape[0]):
-        row = scores[driver]
-        partner = int(np.argmax(row))
-        if row[partner] < 0:  # every partner is taken
-            break
-        scores[:, partner] = -1
-        if drivers_are_references:
-            matches[partner] = driver
-        else:
-            matches[driver] = partner
+    for i, row in enumerate(outputs):
+        same = references_by_content.get(row.tobytes())
+        if same:
+            matches[i] = same.popleft()
     return matches

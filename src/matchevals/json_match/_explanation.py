@@ -1,0 +1,330 @@
+"""Why a score is below 1: one renderer for a difference and the limits on how many are shown.
+
+Every path (general and fast) explains through here:
+
+- :func:`clause` renders one difference as a comment clause (``age: expected 30, got 20``) and
+  :func:`entry` as a ``metadata["mismatches"]`` entry; nothing else formats a difference;
+- :class:`Explanation` collects them up to :data:`MAX_COMMENT_MISMATCHES` clauses and
+  :data:`MAX_METADATA_MISMATCHES` entries and counts the rest (``… and 3 more``,
+  ``mismatches_omitted``), never building what it will not show;
+- :func:`explain` lists the differences of an :class:`~._evaluation.Evaluation` (all of them,
+  or those of one key) into an Explanation.
+
+>>> clause("age", "value", 30, 20, 0), entry("age", "value", 30, 20, 0)
+('age: expected 30, got 20', {'path': 'age', 'expected': 30, 'actual': 20, 'score': 0})
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from matchevals._values import render
+from matchevals.json_match._evaluation import Evaluation, ItemScores, sorted_by_key
+from matchevals.json_match._types import (
+    MISSING,
+    UNMATCHED_ITEM_KEY,
+    VALUE_LIST_KEY,
+    Difference,
+    Score,
+)
+
+__all__ = [
+    "MAX_COMMENT_MISMATCHES",
+    "MAX_METADATA_MISMATCHES",
+    "Explanation",
+    "clause",
+    "entry",
+    "explain",
+    "explain_key",
+    "key_difference",
+    "listed_metadata",
+    "metadata",
+    "unmatched_difference",
+]
+
+MAX_COMMENT_MISMATCHES = 5
+MAX_METADATA_MISMATCHES = 25
+
+
+def clause(
+    path: Any,
+    kind: str,
+    expected: Any,
+    actual: Any,
+    score: Score,
+    output_at: str | None = None,
+    reference_at: str | None = None,
+    reason: str | None = None,
+) -> str:
+    """One clause of a comment, e.g. ``age: expected 30, got 20`` (see :class:`Difference`)."""
+    if kind == "unmatched" or kind == "unmatched_value":
+        present = output_at or reference_at
+        value = actual if output_at else expected
+        shown = f" ({render(value)})" if kind == "unmatched_value" else ""
+        return f"{present}{shown} has no partner in {reason}"
+    head = f"{path} ({output_at} vs {reference_at})" if output_at and reference_at else f"{path}"
+    if kind == "value":
+        text = f"{head}: expected {render(expected)}, got {render(actual)}"
+        if type(score) is float and 0 < score < 1:
+            text += f" (partial credit {score:.2f})"
+        return text
+    if kind == "extra":
+        return f"{head}: not in reference_outputs, got {render(actual)}"
+    if kind == "missing":
+        return f"{head}: missing from outputs, expected {render(expected)}"
+    if kind == "judged":
+        return f"{head}: judged not to match: {reason or 'no reason given'}"
+    return f"{head}: the judge failed: {reason}"  # judge_error
+
+
+def entry(
+    path: Any,
+    kind: str,
+    expected: Any,
+    actual: Any,
+    score: Score,
+    output_at: str | None = None,
+    reference_at: str | None = None,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    """One ``metadata["mismatches"]`` entry; values are the inputs' own objects, never copied."""
+    found: dict[str, Any] = {
+        "path": path,
+        "expected": None if expected is MISSING else expected,
+        "actual": None if actual is MISSING else actual,
+        "score": score,
+    }
+    if kind != "value":
+        found["kind"] = kind
+    if output_at or reference_at:
+        found["outputs"] = output_at
+        found["reference_outputs"] = reference_at
+    if reason is not None and (kind == "judged" or kind == "judge_error"):
+        found["reason"] = reason
+    return found
+
+
+class Explanation:
+    """The clauses of a comment and the entries of ``metadata["mismatches"]``, each up to its
+    limit; differences past the limits are counted (``… and 3 more``, ``mismatches_omitted``).
+
+    >>> explanation = Explanation()
+    >>> explanation.add_key("age", 20, 30, 0)
+    >>> explanation.count(2)
+    >>> explanation.comment()
+    'age: expected 30, got 20; … and 2 more'
+    """
+
+    __slots__ = ("hidden", "mismatches", "omitted", "shown")
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+        self.mismatches: list[dict[str, Any]] = []
+        self.hidden = 0  # differences not in the comment
+        self.omitted = 0  # differences not in the mismatches
+
+    @property
+    def full(self) -> bool:
+        """No room left in the mismatches (nor, then, in the comment)."""
+        return len(self.mismatches) >= MAX_METADATA_MISMATCHES
+
+    def count(self, differences: int) -> None:
+        """Differences that are neither shown nor listed."""
+        if differences > 0:
+            self.hidden += differences
+            self.omitted += differences
+
+    def add(
+        self,
+        path: Any,
+        kind: str,
+        expected: Any,
+        actual: Any,
+        score: Score,
+        output_at: str | None = None,
+        reference_at: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        """One difference, given by its parts (see :class:`Difference`)."""
+        if len(self.mismatches) >= MAX_METADATA_MISMATCHES:
+            self.count(1)
+            return
+        if len(self.shown) < MAX_COMMENT_MISMATCHES:
+            self.shown.append(
+                clause(path, kind, expected, actual, score, output_at, reference_at, reason)
+            )
+        else:
+            self.hidden += 1
+        self.mismatches.append(
+            entry(path, kind, expected, actual, score, output_at, reference_at, reason)
+        )
+
+    def add_key(
+        self,
+        key: Any,
+        actual: Any,
+        expected: Any,
+        score: Score,
+        output_at: str | None = None,
+        reference_at: str | None = None,
+    ) -> None:
+        """One exactly compared key (``MISSING`` for a side without it)."""
+        kind = "extra" if expected is MISSING else "missing" if actual is MISSING else "value"
+        self.add(key, kind, expected, actual, score, output_at, reference_at)
+
+    def add_difference(self, difference: Difference) -> None:
+        path, kind, expected, actual, score, output_at, reference_at, reason, _ = difference
+        self.add(path, kind, expected, actual, score, output_at, reference_at, reason)
+
+    def comment(self) -> str:
+        if not self.hidden:
+            return "; ".join(self.shown)
+        return "; ".join([*self.shown, f"… and {self.hidden} more"])
+
+    def metadata(self, alignment: list[list[int | None]] | None) -> dict[str, Any]:
+        found: dict[str, Any] = {"mismatches": self.mismatches, "alignment": alignment}
+        if self.omitted:
+            found["mismatches_omitted"] = self.omitted
+        return found
+
+
+def explain(evaluation: Evaluation, only_key: str | None) -> Explanation:
+    """The differences of every item (or only those of ``only_key``), in item and key order.
+
+    Once both the comment and the metadata are full, the remaining items' differences are only
+    counted, never built.
+    """
+    explanation = Explanation()
+    for item in evaluation.items:
+        if explanation.full and item.leaves is None:
+            explanation.count(_count_differences(item, only_key))
+        elif item.leaves is not None and not item.unmatched:
+            leaves = item.leaves
+            found = leaves.differences if only_key is None else leaves.differences_at(only_key)
+            for difference in found:
+                explanation.add_difference(difference)
+        elif item.unmatched:
+            if _covers(item, only_key):
+                explanation.add_difference(unmatched_difference(item, evaluation.value_list))
+        else:
+            _explain_keys(explanation, evaluation, item, only_key)
+    return explanation
+
+
+def _covers(item: ItemScores, only_key: str | None) -> bool:
+    """Whether an unmatched item counts against ``only_key`` (every key when None)."""
+    return (
+        only_key is None
+        or only_key in item.scores
+        or (only_key == UNMATCHED_ITEM_KEY and not item.scores)
+    )
+
+
+def _count_differences(item: ItemScores, only_key: str | None) -> int:
+    if item.unmatched:
+        return int(_covers(item, only_key))
+    if only_key is not None:
+        return int(item.scores.get(only_key, 1) != 1)
+    return sum(1 for score in item.scores.values() if score != 1)
+
+
+def _failing_keys(evaluation: Evaluation, item: ItemScores, only_key: str | None) -> list[str]:
+    if only_key is None:
+        failing = (key for key, score in item.scores.items() if score != 1)
+        return sorted_by_key(failing, evaluation)
+    return [only_key] if item.scores.get(only_key, 1) != 1 else []
+
+
+KeyDifference = tuple[str, Any, Any, Score, "str | None"]
+"""(kind, expected, actual, score, reason) of a key that scored below 1."""
+
+
+def key_difference(item: ItemScores, key: str, none_is_missing: bool) -> KeyDifference:
+    """Why a key of a matched item (compared key by key) scored below 1."""
+    score = cast(Score, item.scores[key])
+    actual = item.output.get(key, MISSING)
+    expected = item.reference.get(key, MISSING)
+    if none_is_missing:
+        actual = MISSING if actual is None else actual
+        expected = MISSING if expected is None else expected
+    if item.judge_errors and key in item.judge_errors:
+        return "judge_error", expected, actual, score, item.judge_errors[key]
+    if item.judge_reasons and key in item.judge_reasons:
+        return "judged", expected, actual, score, item.judge_reasons[key]
+    kind = "extra" if expected is MISSING else "missing" if actual is MISSING else "value"
+    return kind, expected, actual, score, None
+
+
+def explain_key(item: ItemScores, key: str, none_is_missing: bool) -> tuple[str, dict[str, Any]]:
+    """The comment and metadata of one key of two objects (one difference: no limit applies)."""
+    kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
+    return (
+        clause(key, kind, expected, actual, score, None, None, reason),
+        {"mismatches": [entry(key, kind, expected, actual, score, None, None, reason)],
+         "alignment": None},
+    )  # fmt: skip
+
+
+def _explain_keys(
+    explanation: Explanation, evaluation: Evaluation, item: ItemScores, only_key: str | None
+) -> None:
+    """The failing keys of one matched item, compared key by key."""
+    output_at = reference_at = None
+    if evaluation.is_list:
+        output_at = f"outputs[{item.output_index}]"
+        reference_at = f"reference_outputs[{item.reference_index}]"
+    none_is_missing = evaluation.options.none_is_missing
+    for key in _failing_keys(evaluation, item, only_key):
+        kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
+        explanation.add(key, kind, expected, actual, score, output_at, reference_at, reason)
+
+
+def unmatched_difference(item: ItemScores, value_list: bool) -> Difference:
+    """The one difference of a list item without a partner (``value_list``: an item of a
+    top-level list of plain values, shown as the value itself)."""
+    if value_list:
+        output, reference = item.output.get(VALUE_LIST_KEY), item.reference.get(VALUE_LIST_KEY)
+        kind, path = "unmatched_value", VALUE_LIST_KEY
+    else:
+        output, reference, kind, path = item.output, item.reference, "unmatched", None
+    if item.reference_index is None:
+        return Difference(
+            path, kind, reference if path else None, output, 0,
+            output_at=f"outputs[{item.output_index}]", reason="reference_outputs",
+        )  # fmt: skip
+    return Difference(
+        path, kind, reference, output if path else None, 0,
+        reference_at=f"reference_outputs[{item.reference_index}]", reason="outputs",
+    )  # fmt: skip
+
+
+def metadata(
+    evaluation: Evaluation, pairs: list[list[int | None]] | None, only_key: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The comment and the metadata of a result below 1."""
+    explanation = explain(evaluation, only_key)
+    found = explanation.metadata(pairs)
+    if evaluation.options.nested:
+        nested_alignments = [
+            alignment
+            for item in evaluation.items
+            if item.leaves is not None
+            for alignment in item.leaves.alignments
+        ]
+        if nested_alignments:
+            found["list_alignments"] = nested_alignments
+    return explanation.comment(), found
+
+
+def listed_metadata(
+    differences: list[Difference], list_alignments: list[dict[str, Any]] | None
+) -> tuple[str, dict[str, Any]]:
+    """Comment and metadata from a known list of differences (a nested document's path)."""
+    explanation = Explanation()
+    for difference in differences[:MAX_METADATA_MISMATCHES]:
+        explanation.add_difference(difference)
+    explanation.count(len(differences) - MAX_METADATA_MISMATCHES)
+    found = explanation.metadata(None)
+    if list_alignments:
+        found["list_alignments"] = list_alignments
+    return explanation.comment(), found
