@@ -18,7 +18,9 @@ Three ways in, one set of conventions:
   invocations of a thread that already ran from its checkpoint history; tag each call with
   :func:`tag_invocation` for exact boundaries.
 
-:func:`to_agentevals_trajectory` converts to AgentEvals' flat ``GraphTrajectory``.
+:func:`to_agentevals_trajectory` converts runs to agentevals' flat thread trajectory (also in
+:mod:`matchevals.graph_trajectory`); :mod:`matchevals.graph_trajectory.utils` reads a thread exactly
+as agentevals does.
 
 Conventions
 -----------
@@ -57,7 +59,7 @@ import contextlib
 import contextvars
 import threading
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +75,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tracers.context import register_configure_hook
 
+from matchevals.graph_trajectory._agentevals import to_agentevals_trajectory
 from matchevals.graph_trajectory._capture import (
     HIDDEN_TAG,
     CheckpointView,
@@ -99,8 +102,10 @@ __all__ = [
     "GraphRunCapture",
     "aextract_graph_run_trajectories",
     "arecord_graph_run",
+    "async_graph_target",
     "capture_graph_runs",
     "extract_graph_run_trajectories",
+    "graph_target",
     "record_graph_run",
     "tag_invocation",
     "to_agentevals_trajectory",
@@ -398,6 +403,94 @@ async def arecord_graph_run(
 
 
 # --------------------------------------------------------------------------------------------
+# LangSmith targets
+# --------------------------------------------------------------------------------------------
+
+
+def _target_config(
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None,
+    inputs: dict[str, Any],
+    graph: CompiledGraph,
+) -> RunnableConfig | None:
+    if callable(config):
+        return config(inputs)
+    if config is None and getattr(graph, "checkpointer", None):
+        return {"configurable": {"thread_id": uuid.uuid4().hex}}  # one fresh thread per example
+    return config
+
+
+def _target_outputs(
+    run: GraphRunTrajectory, result: Any, results: Callable[[Any], Any] | None
+) -> GraphRunTrajectory:
+    if results is not None and result is not None:
+        return {"inputs": run["inputs"], "results": results(result), "steps": run["steps"]}
+    return run
+
+
+def _untraced(trace: bool) -> contextlib.AbstractContextManager[Any]:
+    if trace:
+        return contextlib.nullcontext()
+    from langsmith import tracing_context
+
+    return tracing_context(enabled=False)
+
+
+def graph_target(
+    graph: CompiledGraph,
+    *,
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None = None,
+    results: Callable[[Any], Any] | None = None,
+    trace: bool = True,
+) -> Callable[[dict[str, Any]], GraphRunTrajectory]:
+    """A ``langsmith.evaluate`` target that runs ``graph`` on each example's inputs and returns
+    that run's trajectory, so evaluators get it as ``outputs`` (no search by inputs, which
+    breaks when two examples share inputs).
+
+    >>> target = graph_target(graph)  # doctest: +SKIP
+    >>> langsmith.evaluate(target, data=dataset, evaluators=[graph_trajectory_match])
+    ... # doctest: +SKIP
+
+    ``outputs`` is ``{"inputs", "results", "steps"}``: ``results`` is the final state, or
+    ``results(state)`` when given (``None`` when the run failed). ``config`` is a config, or a
+    function of the example's inputs returning one; a graph with a checkpointer and no config
+    runs each example on a new thread. ``trace=False`` keeps the graph's own runs out of
+    LangSmith (the target run is still traced by ``evaluate``).
+    """
+
+    def target(inputs: dict[str, Any]) -> GraphRunTrajectory:
+        with _untraced(trace):
+            result, run = record_graph_run(graph, inputs, _target_config(config, inputs, graph))
+        return _target_outputs(run, result, results)
+
+    target.__name__ = f"{getattr(graph, 'name', None) or 'graph'}_target"
+    return target
+
+
+def async_graph_target(
+    graph: CompiledGraph,
+    *,
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None = None,
+    results: Callable[[Any], Any] | None = None,
+    trace: bool = True,
+) -> Callable[[dict[str, Any]], Awaitable[GraphRunTrajectory]]:
+    """The ``langsmith.aevaluate`` twin of :func:`graph_target` (the graph runs with
+    ``ainvoke``).
+
+    >>> target = async_graph_target(graph)  # doctest: +SKIP
+    """
+
+    async def target(inputs: dict[str, Any]) -> GraphRunTrajectory:
+        with _untraced(trace):
+            result, run = await arecord_graph_run(
+                graph, inputs, _target_config(config, inputs, graph)
+            )
+        return _target_outputs(run, result, results)
+
+    target.__name__ = f"{getattr(graph, 'name', None) or 'graph'}_target"
+    return target
+
+
+# --------------------------------------------------------------------------------------------
 # Checkpoint history
 # --------------------------------------------------------------------------------------------
 
@@ -669,29 +762,3 @@ async def aextract_graph_run_trajectories(
     >>> runs = await aextract_graph_run_trajectories(graph, config)  # doctest: +SKIP
     """
     return split_history(await _aviews(graph, _Level(graph), config))
-
-
-# --------------------------------------------------------------------------------------------
-# AgentEvals compatibility
-# --------------------------------------------------------------------------------------------
-
-
-def to_agentevals_trajectory(
-    runs: GraphRunTrajectory | Sequence[GraphRunTrajectory],
-) -> dict[str, Any]:
-    """AgentEvals' flat ``GraphTrajectory``: one flat list of node names per invocation.
-
-    >>> to_agentevals_trajectory({"inputs": {"q": 1}, "results": {"a": 2},
-    ...                           "steps": [["a"], ["b", "c"], ["d"]]})
-    {'inputs': [{'q': 1}], 'results': [{'a': 2}], 'steps': [['a', 'b', 'c', 'd']]}
-
-    Superstep boundaries are lost (that is the older format). A ``None`` input (resume) or result
-    (failed run) becomes ``{}``.
-    """
-    if isinstance(runs, Mapping):
-        runs = [runs]
-    return {
-        "inputs": [run["inputs"] or {} for run in runs],
-        "results": [run["results"] or {} for run in runs],
-        "steps": [[name for step in run["steps"] for name in step] for run in runs],
-    }
