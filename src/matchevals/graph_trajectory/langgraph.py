@@ -454,7 +454,9 @@ def graph_target(
     ``results(state)`` when given (``None`` when the run failed). ``config`` is a config, or a
     function of the example's inputs returning one; a graph with a checkpointer and no config
     runs each example on a new thread. ``trace=False`` keeps the graph's own runs out of
-    LangSmith (the target run is still traced by ``evaluate``).
+    LangSmith (the target run is still traced by ``evaluate``); use it offline
+    (``upload_results=False`` with no LangSmith service), where langchain-core would otherwise
+    keep retrying to upload them.
     """
 
     def target(inputs: dict[str, Any]) -> GraphRunTrajectory:
