@@ -21,30 +21,33 @@ from matchevals.graph_trajectory.langgraph import (
 from tests.capture.capture_graphs import ask_resume, diamond
 
 
-def test_converter_gives_agentevals_flat_trajectories() -> None:
+def test_converter_gives_agentevals_thread_trajectories() -> None:
     graph = ask_resume(InMemorySaver())
     config = {"configurable": {"thread_id": "flat"}}
     with capture_graph_runs() as captured:
         graph.invoke({"log": []}, config)
         graph.invoke(Command(resume="yes"), config)
     flat = to_agentevals_trajectory(captured.trajectories)
-    assert flat["steps"] == [["prep", "ask"], ["ask", "after"]]
-    assert flat["inputs"] == [{"log": []}, {}]
-    assert flat["results"][0]["__interrupt__"] == ["ok?"]
-    reference = {"inputs": [], "results": [], "steps": [["prep", "ask"], ["ask", "after"]]}
-    assert graph_trajectory_strict_match(outputs=flat, reference_outputs=reference)["score"]
+    assert flat["outputs"]["steps"] == [["__start__", "prep", "ask", "__interrupt__"], ["after"]]
+    assert flat["inputs"] == [{"__start__": {"log": []}}, "__resuming__"]
+    assert flat["outputs"]["results"] == [{}, {"log": ["prep", "ok?yes", "after"]}]
+    reference = {"results": [], "steps": [["__start__", "prep", "ask", "__interrupt__"], ["after"]]}
+    strict = graph_trajectory_strict_match(outputs=flat["outputs"], reference_outputs=reference)
+    assert strict["score"]
 
 
 def test_converter_accepts_one_trajectory_and_failed_runs() -> None:
     run = {"inputs": None, "results": None, "steps": [["a"], ["b", "c"]]}
+    # a failed call that nothing resumed: agentevals' reading never reaches it
     assert to_agentevals_trajectory(run) == {
-        "inputs": [{}],
-        "results": [{}],
-        "steps": [["a", "b", "c"]],
+        "inputs": [],
+        "outputs": {"inputs": [], "results": [], "steps": []},
     }
     with capture_graph_runs() as captured:
         diamond().invoke({"log": []})
-    assert to_agentevals_trajectory(captured.trajectories)["steps"] == [["a", "b", "c", "d"]]
+    assert to_agentevals_trajectory(captured.trajectories)["outputs"]["steps"] == [
+        ["__start__", "a", "c", "b", "d"]
+    ]
 
 
 def test_missing_langgraph_gives_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -212,13 +212,13 @@ def test_eval_results_requires_equal_results() -> None:
     assert match(outputs, ref(["a"], results={"answer": 1.0}), eval_results=True)["score"] is True
     different = match(outputs, ref(["a"], results={"answer": 2}), eval_results=True)
     assert different["score"] is False
-    assert different["comment"] == (
-        "run 0 matched its reference steps but its results differ from the reference results"
-    )
+    explanation = "its results differ from the reference results: results.answer: expected 2, got 1"
+    assert different["comment"] == f"run 0 matched its reference steps but {explanation}"
     assert different["metadata"]["runs"][0]["results"] == {  # type: ignore[index]
         "match": False,
         "score": 0.0,
-        "comment": None,
+        "comment": explanation,
+        "mismatches": [{"path": "results.answer", "expected": 2, "actual": 1, "score": 0}],
     }
     # JSON semantics: true is not 1
     assert (

@@ -28,7 +28,7 @@ GOOD_REF = ref(["a"])
             [GOOD_RUN],
             [GOOD_REF, GOOD_REF],
             ValueError,
-            "outputs has 1 runs but reference_outputs has 2",
+            "outputs has 1 run but reference_outputs has 2 references",
         ),
         ("steps", GOOD_REF, TypeError, "outputs is a str"),
         ([GOOD_RUN, None], [GOOD_REF] * 2, ValueError, r"outputs\[1\] is None"),

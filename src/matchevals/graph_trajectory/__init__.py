@@ -8,6 +8,11 @@
 True
 """
 
+from matchevals.graph_trajectory._agentevals import (
+    AgentevalsConversion,
+    from_agentevals_trajectory,
+    to_agentevals_trajectory,
+)
 from matchevals.graph_trajectory._evaluators import (
     create_async_graph_trajectory_match_evaluator,
     create_async_graph_trajectory_rules_evaluator,
@@ -25,6 +30,7 @@ from matchevals.graph_trajectory._types import (
 )
 
 __all__ = [
+    "AgentevalsConversion",
     "GraphRunReferenceTrajectory",
     "GraphRunTrajectory",
     "GraphTrajectoryMatchMode",
@@ -34,8 +40,10 @@ __all__ = [
     "create_async_graph_trajectory_rules_evaluator",
     "create_graph_trajectory_match_evaluator",
     "create_graph_trajectory_rules_evaluator",
+    "from_agentevals_trajectory",
     "graph_trajectory_match",
     "graph_trajectory_match_async",
+    "to_agentevals_trajectory",
 ]
 
 for _public in (

@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
-from matchevals._values import json_equal
 from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
+from matchevals.graph_trajectory._results_check import equal_results, evaluator_results
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
-from matchevals.graph_trajectory._verdict import KEY, ResultsCheck, read_results_score, score_runs
+from matchevals.graph_trajectory._verdict import KEY, ResultsCheck, score_runs
 
 __all__ = [
     "create_async_graph_trajectory_match_evaluator",
@@ -96,29 +96,6 @@ def _named(evaluator: _F, name: str) -> _F:
     return evaluator
 
 
-def _results_check(options: _Options, pair: Pair, answer: object) -> ResultsCheck:
-    score = read_results_score(answer, pair.index)
-    threshold = 1.0 if options.threshold is None else options.threshold
-    if score >= threshold:
-        return ResultsCheck(True, score)
-    return ResultsCheck(
-        False,
-        score,
-        f"its results scored {score:g} with results_evaluator, below the threshold {threshold:g}",
-    )
-
-
-def _equal_results(pair: Pair) -> ResultsCheck:
-    try:
-        equal = json_equal(pair.results, pair.reference.results)
-    except RecursionError:
-        raise ValueError(
-            f"{pair.path}.results or its reference's results are nested too deeply (or contain "
-            "themselves) to compare"
-        ) from None
-    return ResultsCheck(equal, float(equal), None)
-
-
 def _answer(options: _Options, pair: Pair) -> object:
     assert options.results_evaluator is not None
     return options.results_evaluator(outputs=pair.results, reference_outputs=pair.reference.results)
@@ -140,12 +117,13 @@ async def _async_answer(options: _Options, pair: Pair) -> object:
 
 def _finish(options: _Options, pairs: list[Pair], answers: list[object] | None) -> EvaluatorResult:
     checks: list[ResultsCheck] | None = None
+    threshold = 1.0 if options.threshold is None else options.threshold
     if options.eval_results:
         checks = (
-            [_equal_results(pair) for pair in pairs]
+            [equal_results(pair) for pair in pairs]
             if answers is None
             else [
-                _results_check(options, pair, answer)
+                evaluator_results(pair, answer, threshold)
                 for pair, answer in zip(pairs, answers, strict=True)
             ]
         )

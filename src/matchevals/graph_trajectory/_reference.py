@@ -126,28 +126,40 @@ def runs_of(value: object, name: str) -> list[tuple[str, object]]:
 
 
 def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
-    """Validate both sides and pair them run by run.
+    """Validate both sides and pair them run by run: one reference (a dict) applies to every
+    run; a list of references pairs with the runs one to one.
 
     >>> pair_runs({"steps": [["a"]]}, {"steps": [["a"]]})[0].steps
     [['a']]
+    >>> [pair.path for pair in pair_runs([{"steps": [["a"]]}] * 2, {"steps": [["a"]]})]
+    ['outputs[0]', 'outputs[1]']
     """
     if type(outputs) is dict and type(reference_outputs) is dict:  # one run: the common case
         reference = read_reference(reference_outputs, "reference_outputs")
         steps, results, same = check_run(outputs, "outputs", reference.plain)
         return [Pair(0, "outputs", steps, results, reference, same)]
     runs = runs_of(outputs, "outputs")
-    references = runs_of(reference_outputs, "reference_outputs")
-    if len(runs) != len(references):
-        raise ValueError(
-            f"outputs has {len(runs)} runs but reference_outputs has {len(references)}; "
-            "they must pair one to one"
-        )
+    if isinstance(reference_outputs, Mapping):  # one reference for every run of a thread
+        shared = read_reference(reference_outputs, "reference_outputs")
+        references = [shared] * len(runs)
+    else:
+        listed = runs_of(reference_outputs, "reference_outputs")
+        if len(runs) != len(listed):
+            raise ValueError(
+                f"outputs has {_count(len(runs), 'run')} but reference_outputs has "
+                f"{_count(len(listed), 'reference')}; a list of references pairs with the runs "
+                "one to one (pass a single reference, not a list, to apply it to every run)"
+            )
+        references = [read_reference(value, path) for path, value in listed]
     pairs = []
-    for index, ((path, run), (ref_path, value)) in enumerate(zip(runs, references, strict=True)):
-        reference = read_reference(value, ref_path)
+    for index, ((path, run), reference) in enumerate(zip(runs, references, strict=True)):
         steps, results, same = check_run(run, path, reference.plain)
         pairs.append(Pair(index, path, steps, results, reference, same))
     return pairs
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 PSEUDO_NODES = frozenset({"__start__", "__end__", "__interrupt__"})

@@ -9,16 +9,16 @@ in its partial score: 1 when they pass, else their score (0 for unequal results)
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
 from matchevals.graph_trajectory._partial import Alignment, partial_credit
-from matchevals.graph_trajectory._reference import Pair, Step, describe
+from matchevals.graph_trajectory._reference import Pair, Step
 
-__all__ = ["KEY", "ResultsCheck", "read_results_score", "score_runs"]
+__all__ = ["KEY", "ResultsCheck", "score_runs"]
 
 KEY = "graph_trajectory_match"
 _BELOW_ONE = math.nextafter(1.0, 0.0)
@@ -31,39 +31,8 @@ class ResultsCheck:
     passed: bool
     score: float
     comment: str | None = None
-
-
-def read_results_score(answer: object, run: int) -> float:
-    """The score of a results evaluator's answer: a result (a dict, or an object with a
-    ``score`` such as langsmith's ``EvaluationResult``), a list of them, or ``{"results": [...]}``;
-    several scores are averaged.
-
-    >>> read_results_score([{"key": "a", "score": True}, {"key": "b", "score": 0.5}], 0)
-    0.75
-    """
-    if isinstance(answer, Mapping) and "results" in answer and "score" not in answer:
-        answer = answer["results"]
-    items = answer if isinstance(answer, list) else [answer]
-    scores = []
-    for item in items:
-        if isinstance(item, Mapping) and "score" in item:
-            score = item["score"]
-        elif not isinstance(item, Mapping) and hasattr(item, "score"):
-            score = item.score
-        else:
-            raise TypeError(
-                f"results_evaluator returned {describe(item)} for run {run}; "
-                "expected an evaluator result with a score"
-            )
-        if not isinstance(score, (bool, int, float)) or math.isnan(score):
-            raise TypeError(
-                f"results_evaluator returned the score {score!r} for run {run}; "
-                "expected a number or a bool"
-            )
-        scores.append(float(score))
-    if not scores:
-        raise ValueError(f"results_evaluator returned no results for run {run}")
-    return math.fsum(scores) / len(scores)
+    mismatches: list[dict[str, Any]] | None = None
+    """json_match's mismatch entries for what differs (None when nothing explains it)."""
 
 
 def score_runs(
@@ -140,6 +109,8 @@ def _run_metadata(
         meta["alignment"] = verdict.alignment
     if check is not None:
         meta["results"] = {"match": check.passed, "score": check.score, "comment": check.comment}
+        if check.mismatches is not None:
+            meta["results"]["mismatches"] = check.mismatches
     return meta
 
 

@@ -18,7 +18,9 @@ Three ways in, one set of conventions:
   invocations of a thread that already ran from its checkpoint history; tag each call with
   :func:`tag_invocation` for exact boundaries.
 
-:func:`to_agentevals_trajectory` converts to AgentEvals' flat ``GraphTrajectory``.
+:func:`to_agentevals_trajectory` converts runs to agentevals' flat thread trajectory (also in
+:mod:`matchevals.graph_trajectory`); :mod:`matchevals.graph_trajectory.utils` reads a thread exactly
+as agentevals does.
 
 Conventions
 -----------
@@ -56,6 +58,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import threading
+import uuid
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +74,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tracers.context import register_configure_hook
 
+from matchevals.graph_trajectory._agentevals import to_agentevals_trajectory
 from matchevals.graph_trajectory._checkpoints import (
     INVOCATION_MARKER_KEY,
     aextract_graph_run_trajectories,
@@ -79,7 +84,6 @@ from matchevals.graph_trajectory._checkpoints import (
 from matchevals.graph_trajectory._conventions import normalize_inputs, normalize_results
 from matchevals.graph_trajectory._live import Invocation, RunTree
 from matchevals.graph_trajectory._signals import interrupt_values, is_resume
-from matchevals.graph_trajectory._to_agentevals import to_agentevals_trajectory
 from matchevals.graph_trajectory._types import GraphRunTrajectory
 
 if TYPE_CHECKING:
@@ -94,8 +98,10 @@ __all__ = [
     "GraphRunCapture",
     "aextract_graph_run_trajectories",
     "arecord_graph_run",
+    "async_graph_target",
     "capture_graph_runs",
     "extract_graph_run_trajectories",
+    "graph_target",
     "record_graph_run",
     "tag_invocation",
     "to_agentevals_trajectory",
@@ -385,3 +391,93 @@ async def arecord_graph_run(
             _attach(error, _trajectory(capture, input, None, True))
             raise
     return _finish(capture, input, result, None, raise_on_error)
+
+
+# --------------------------------------------------------------------------------------------
+# LangSmith targets
+# --------------------------------------------------------------------------------------------
+
+
+def _target_config(
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None,
+    inputs: dict[str, Any],
+    graph: CompiledGraph,
+) -> RunnableConfig | None:
+    if callable(config):
+        return config(inputs)
+    if config is None and getattr(graph, "checkpointer", None):
+        return {"configurable": {"thread_id": uuid.uuid4().hex}}  # one fresh thread per example
+    return config
+
+
+def _target_outputs(
+    run: GraphRunTrajectory, result: Any, results: Callable[[Any], Any] | None
+) -> GraphRunTrajectory:
+    if results is not None and result is not None:
+        return {"inputs": run["inputs"], "results": results(result), "steps": run["steps"]}
+    return run
+
+
+def _untraced(trace: bool) -> contextlib.AbstractContextManager[Any]:
+    if trace:
+        return contextlib.nullcontext()
+    from langsmith import tracing_context
+
+    return tracing_context(enabled=False)
+
+
+def graph_target(
+    graph: CompiledGraph,
+    *,
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None = None,
+    results: Callable[[Any], Any] | None = None,
+    trace: bool = True,
+) -> Callable[[dict[str, Any]], GraphRunTrajectory]:
+    """A ``langsmith.evaluate`` target that runs ``graph`` on each example's inputs and returns
+    that run's trajectory, so evaluators get it as ``outputs`` (no search by inputs, which
+    breaks when two examples share inputs).
+
+    >>> target = graph_target(graph)  # doctest: +SKIP
+    >>> langsmith.evaluate(target, data=dataset, evaluators=[graph_trajectory_match])
+    ... # doctest: +SKIP
+
+    ``outputs`` is ``{"inputs", "results", "steps"}``: ``results`` is the final state, or
+    ``results(state)`` when given (``None`` when the run failed). ``config`` is a config, or a
+    function of the example's inputs returning one; a graph with a checkpointer and no config
+    runs each example on a new thread. ``trace=False`` keeps the graph's own runs out of
+    LangSmith (the target run is still traced by ``evaluate``); use it offline
+    (``upload_results=False`` with no LangSmith service), where langchain-core would otherwise
+    keep retrying to upload them.
+    """
+
+    def target(inputs: dict[str, Any]) -> GraphRunTrajectory:
+        with _untraced(trace):
+            result, run = record_graph_run(graph, inputs, _target_config(config, inputs, graph))
+        return _target_outputs(run, result, results)
+
+    target.__name__ = f"{getattr(graph, 'name', None) or 'graph'}_target"
+    return target
+
+
+def async_graph_target(
+    graph: CompiledGraph,
+    *,
+    config: RunnableConfig | Callable[[dict[str, Any]], RunnableConfig] | None = None,
+    results: Callable[[Any], Any] | None = None,
+    trace: bool = True,
+) -> Callable[[dict[str, Any]], Awaitable[GraphRunTrajectory]]:
+    """The ``langsmith.aevaluate`` twin of :func:`graph_target` (the graph runs with
+    ``ainvoke``).
+
+    >>> target = async_graph_target(graph)  # doctest: +SKIP
+    """
+
+    async def target(inputs: dict[str, Any]) -> GraphRunTrajectory:
+        with _untraced(trace):
+            result, run = await arecord_graph_run(
+                graph, inputs, _target_config(config, inputs, graph)
+            )
+        return _target_outputs(run, result, results)
+
+    target.__name__ = f"{getattr(graph, 'name', None) or 'graph'}_target"
+    return target
