@@ -23,6 +23,8 @@ FORBIDDEN = ("langsmith", "langchain", "langchain_core", "openevals", "agenteval
 LANGGRAPH_EDGES = {
     "matchevals.graph_trajectory.langgraph",  # capture from LangGraph runs (public, optional)
     "matchevals.graph_trajectory._checkpoints",  # reads a thread's StateSnapshots
+    "matchevals.graph_trajectory._callbacks",  # LangChain callbacks of live graph runs
+    "matchevals.graph_trajectory.utils",  # agentevals' extraction from a thread (public)
     "matchevals.graph_trajectory._signals",  # LangGraph's interrupt and resume values
     "matchevals.cli._demo_graph",  # the demo's real LangGraph graph
 }

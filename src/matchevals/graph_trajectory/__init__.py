@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 for _public in (
+    AgentevalsConversion,
     GraphRunReferenceTrajectory,
     GraphRunTrajectory,
     ReferenceStep,
@@ -55,8 +56,10 @@ for _public in (
     create_async_graph_trajectory_rules_evaluator,
     create_graph_trajectory_match_evaluator,
     create_graph_trajectory_rules_evaluator,
+    from_agentevals_trajectory,
     graph_trajectory_match,
     graph_trajectory_match_async,
+    to_agentevals_trajectory,
 ):
     _public.__module__ = __name__  # they report where users import them from
 del _public

@@ -70,11 +70,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         'matchevals.graph_trajectory.langgraph needs LangGraph: pip install "matchevals[langgraph]"'
     ) from exc
 
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tracers.context import register_configure_hook
 
-from matchevals.graph_trajectory._agentevals import to_agentevals_trajectory
+from matchevals.graph_trajectory._agentevals import to_agentevals_trajectory  # noqa: F401 - as before
+from matchevals.graph_trajectory._callbacks import CaptureHandler, active_handler, ensure_hook
 from matchevals.graph_trajectory._checkpoints import (
     INVOCATION_MARKER_KEY,
     aextract_graph_run_trajectories,
@@ -82,8 +81,8 @@ from matchevals.graph_trajectory._checkpoints import (
     tag_invocation,
 )
 from matchevals.graph_trajectory._conventions import normalize_inputs, normalize_results
-from matchevals.graph_trajectory._live import Invocation, RunTree
-from matchevals.graph_trajectory._signals import interrupt_values, is_resume
+from matchevals.graph_trajectory._live import Invocation
+from matchevals.graph_trajectory._signals import is_resume
 from matchevals.graph_trajectory._types import GraphRunTrajectory
 
 if TYPE_CHECKING:
@@ -104,116 +103,17 @@ __all__ = [
     "graph_target",
     "record_graph_run",
     "tag_invocation",
-    "to_agentevals_trajectory",
 ]
+# to_agentevals_trajectory is importable from here as before; it is pure, and reports
+# matchevals.graph_trajectory, its public home.
 
 for _public in (
     aextract_graph_run_trajectories,
     extract_graph_run_trajectories,
     tag_invocation,
-    to_agentevals_trajectory,
 ):
     _public.__module__ = __name__  # they report where users import them from
 del _public
-
-
-# --------------------------------------------------------------------------------------------
-# Live recording (the event bookkeeping is in _live)
-# --------------------------------------------------------------------------------------------
-
-
-class _Handler(BaseCallbackHandler):
-    """Feeds LangChain callback events of graph runs into a :class:`RunTree`."""
-
-    run_inline = True  # cheap and thread-safe: no executor hop in async graphs
-    raise_error = False
-
-    def __init__(self, sinks: tuple[GraphRunCapture, ...]) -> None:
-        super().__init__()
-        self.sinks = sinks
-        self.tree = RunTree(self._offer, is_resume, interrupt_values)
-
-    # Only chain and tool runs matter (a graph can run inside a tool); skip the rest cheaply.
-    @property
-    def ignore_llm(self) -> bool:
-        return True
-
-    @property
-    def ignore_chat_model(self) -> bool:
-        return True
-
-    @property
-    def ignore_retriever(self) -> bool:
-        return True
-
-    @property
-    def ignore_retry(self) -> bool:
-        return True
-
-    @property
-    def ignore_custom_event(self) -> bool:
-        return True
-
-    def _offer(self, invocation: Invocation) -> None:
-        for sink in self.sinks:
-            sink._offer(invocation)
-
-    def on_chain_start(
-        self,
-        serialized: dict[str, Any] | None,
-        inputs: Any,
-        *,
-        run_id: UUID,
-        parent_run_id: UUID | None = None,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.tree.start(run_id, parent_run_id, tags, metadata, inputs)
-
-    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        self.tree.end(run_id, outputs)
-
-    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        self.tree.error(run_id, error)
-
-    def on_tool_start(
-        self,
-        serialized: dict[str, Any] | None,
-        input_str: str,
-        *,
-        run_id: UUID,
-        parent_run_id: UUID | None = None,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.tree.start(run_id, parent_run_id, tags, metadata, None, chain=False)
-
-    def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        self.tree.forget(run_id)
-
-    def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        self.tree.forget(run_id)
-
-
-# One hook, registered once (LangChain offers no way to unregister one); it is inert whenever
-# the variable is unset, i.e. outside every capture.
-_active: contextvars.ContextVar[_Handler | None] = contextvars.ContextVar(
-    "matchevals_graph_capture", default=None
-)
-_hook_lock = threading.Lock()
-_hook_registered = False
-
-
-def _ensure_hook() -> None:
-    global _hook_registered
-    if _hook_registered:
-        return
-    with _hook_lock:
-        if not _hook_registered:
-            register_configure_hook(_active, inheritable=True)
-            _hook_registered = True
 
 
 class GraphRunCapture:
@@ -231,8 +131,8 @@ class GraphRunCapture:
         self._invocations: list[Invocation] = []
         self._seen: set[UUID] = set()
         self._lock = threading.Lock()
-        self._handler: _Handler | None = None
-        self._token: contextvars.Token[_Handler | None] | None = None
+        self._handler: CaptureHandler | None = None
+        self._token: contextvars.Token[CaptureHandler | None] | None = None
 
     @property
     def trajectories(self) -> list[GraphRunTrajectory]:
@@ -257,10 +157,10 @@ class GraphRunCapture:
     def __enter__(self) -> GraphRunCapture:
         if self._token is not None:
             raise RuntimeError("this capture is already active")
-        _ensure_hook()
-        outer = _active.get()
-        self._handler = _Handler((*(outer.sinks if outer else ()), self))
-        self._token = _active.set(self._handler)
+        ensure_hook()
+        outer = active_handler.get()
+        self._handler = CaptureHandler((*(outer.sinks if outer else ()), self))
+        self._token = active_handler.set(self._handler)
         return self
 
     def __exit__(
@@ -270,7 +170,7 @@ class GraphRunCapture:
         tb: TracebackType | None,
     ) -> None:
         if self._token is not None:
-            _active.reset(self._token)
+            active_handler.reset(self._token)
             self._token = None
 
     async def __aenter__(self) -> GraphRunCapture:
