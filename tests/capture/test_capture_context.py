@@ -16,7 +16,7 @@ from langchain_core.tracers import context as tracer_context
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 
-from matchevals.graph_trajectory.langgraph import _active as active_capture
+from matchevals.graph_trajectory._callbacks import active_handler as active_capture
 from matchevals.graph_trajectory.langgraph import (
     capture_graph_runs,
     record_graph_run,
@@ -29,7 +29,7 @@ DIAMOND = [["a"], ["b", "c"], ["d"]]
 def _our_handlers() -> list[Any]:
     manager = CallbackManager.configure()
     return [
-        h for h in manager.handlers if type(h).__module__.endswith("graph_trajectory.langgraph")
+        h for h in manager.handlers if type(h).__module__.endswith("graph_trajectory._callbacks")
     ]
 
 

@@ -16,7 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
 from matchevals.graph_trajectory import graph_trajectory_match
-from matchevals.graph_trajectory import langgraph as capture_module
+from matchevals.graph_trajectory._callbacks import active_handler
 from matchevals.graph_trajectory.langgraph import (
     arecord_graph_run,
     capture_graph_runs,
@@ -33,7 +33,7 @@ class Boom(RuntimeError):
 
 
 def no_capture_active() -> bool:
-    return capture_module._active.get() is None
+    return active_handler.get() is None
 
 
 def failing_graph(error: BaseException) -> Any:
