@@ -24,6 +24,7 @@ from matchevals._explain import (
 )
 from matchevals._explain_trajectory import trajectory_lines
 from matchevals._types import EvaluatorResult
+from matchevals.graph_trajectory._results_check import UNEQUAL
 
 __all__ = ["assert_graph_trajectory_match", "assert_json_match", "assert_trajectory_match"]
 
@@ -167,8 +168,9 @@ def _graph_message(outputs: Any, reference_outputs: Any, result: Any, bar: float
 
 def _results_lines(run: Any, reference: Any, meta: Mapping[str, Any]) -> list[str]:
     check = meta.get("results") or {}
-    if check.get("comment"):
-        return [f"    results: {check['comment']}"]
+    comment = check.get("comment")
+    if comment and not comment.startswith(UNEQUAL):  # a results_evaluator's own words
+        return [f"    results: {comment}"]
     groups = json_differences(run.get("results"), reference.get("results"))
     lines = ["    results differ from the reference results:"]
     return lines + ["  " + line for line in render_differences(groups)]

@@ -16,7 +16,10 @@ from matchevals._values import json_equal, render
 from matchevals.graph_trajectory._reference import Pair, describe
 from matchevals.graph_trajectory._verdict import ResultsCheck
 
-__all__ = ["equal_results", "evaluator_results", "read_results_score"]
+__all__ = ["UNEQUAL", "equal_results", "evaluator_results", "read_results_score"]
+
+UNEQUAL = "its results differ from the reference results"
+"""How the comment on unequal results begins (then json_match's account of what differs)."""
 
 
 def equal_results(pair: Pair) -> ResultsCheck:
@@ -39,8 +42,7 @@ def equal_results(pair: Pair) -> ResultsCheck:
             f"{pair.path}.results or its reference's results are nested too deeply (or contain "
             "themselves) to compare"
         ) from None
-    comment = "its results differ from the reference results"
-    return ResultsCheck(False, 0.0, f"{comment}: {explanation}", mismatches)
+    return ResultsCheck(False, 0.0, f"{UNEQUAL}: {explanation}", mismatches)
 
 
 def _explain(actual: Any, expected: Any) -> tuple[str, list[dict[str, Any]]]:
