@@ -4,9 +4,9 @@ Every path (general and fast) explains through here:
 
 - :func:`clause` renders one difference as a comment clause (``age: expected 30, got 20``) and
   :func:`entry` as a ``metadata["mismatches"]`` entry; nothing else formats a difference;
-- :class:`Explanation` collects them up to :data:`MAX_COMMENT_MISMATCHES` clauses and
-  :data:`MAX_METADATA_MISMATCHES` entries and counts the rest (``… and 3 more``,
-  ``mismatches_omitted``), never building what it will not show;
+- :class:`Explanation` collects them up to the limits of :mod:`matchevals._limits` (comment
+  clauses, metadata entries) and counts the rest (``… and 3 more``, ``mismatches_omitted``),
+  never building what it will not show;
 - :func:`explain` lists the differences of an :class:`~._evaluation.Evaluation` (all of them,
   or those of one key) into an Explanation.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
 from matchevals._values import render
 from matchevals.json_match._evaluation import Evaluation, ItemScores, sorted_by_key
 from matchevals.json_match._types import (
@@ -29,8 +30,6 @@ from matchevals.json_match._types import (
 )
 
 __all__ = [
-    "MAX_COMMENT_MISMATCHES",
-    "MAX_METADATA_MISMATCHES",
     "Explanation",
     "clause",
     "entry",
@@ -41,9 +40,6 @@ __all__ = [
     "metadata",
     "unmatched_difference",
 ]
-
-MAX_COMMENT_MISMATCHES = 5
-MAX_METADATA_MISMATCHES = 25
 
 
 def clause(
@@ -149,7 +145,7 @@ class Explanation:
         if len(self.mismatches) >= MAX_METADATA_MISMATCHES:
             self.count(1)
             return
-        if len(self.shown) < MAX_COMMENT_MISMATCHES:
+        if len(self.shown) < MAX_COMMENT_CLAUSES:
             self.shown.append(
                 clause(path, kind, expected, actual, score, output_at, reference_at, reason)
             )

@@ -25,13 +25,13 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, cast
 
+from matchevals._limits import MAX_METADATA_MISMATCHES
 from matchevals._types import EvaluatorResult
 from matchevals._values import differing_keys, json_equal
 from matchevals.json_match._aggregate import combine
 from matchevals.json_match._core import score
 from matchevals.json_match._evaluation import ItemScores
 from matchevals.json_match._explanation import (
-    MAX_METADATA_MISMATCHES,
     Explanation,
     clause,
     entry,

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
 from matchevals.trajectory._args import MISSING, ArgDifference, ArgsRules, MatcherFailed
 from matchevals.trajectory._json import render
 from matchevals.trajectory._match import Matching
@@ -31,10 +32,8 @@ from matchevals.trajectory._types import (
     TrajectoryScore,
 )
 
-__all__ = ["MAX_COMMENT_CLAUSES", "MAX_METADATA_MISMATCHES", "explain", "render_call"]
+__all__ = ["explain", "render_call"]
 
-MAX_COMMENT_CLAUSES = 5
-MAX_METADATA_MISMATCHES = 25
 _CALL_WIDTH = 60
 _EXPLAIN_PAIRS_LIMIT = 10_000  # leftover pairs compared to pair them for explanation
 
