@@ -7,7 +7,7 @@ all its rows, filling the missing ones with nulls (and numpy batches turn intege
 floats), so ``{"a": 1}`` would be scored as ``{"a": 1, "b": None}``, a wrong score that says
 nothing.
 
->>> import json, ray
+>>> import json, ray  # doctest: +SKIP
 >>> from matchevals.json_match import create_json_match_evaluator
 >>> ds = ray.data.from_items(
 ...     [{"id": 1, "outputs": json.dumps({"a": 1}), "reference_outputs": json.dumps({"a": 2})}]
@@ -51,24 +51,37 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, default=repr)
 def _cell(value: Any) -> Any:
     """A cell's value: JSON text decoded (as the CLI decodes a line), a scalar as it is."""
     if isinstance(value, str):
-        return decode(value.encode("utf-8", "surrogatepass"))
-    if isinstance(value, bytes):
-        return decode(value)
-    return value
+        value = value.encode("utf-8", "surrogatepass")
+    if not isinstance(value, bytes):
+        return value
+    if not value.strip():
+        raise LineError("empty (a cell holds one JSON document as text)")
+    return decode(value)
 
 
-def _check_flat(table: Any, columns: tuple[str, ...]) -> None:
+def _check_flat(schema: Any, columns: tuple[str, ...]) -> None:
+    """Each column exists and holds scalars or JSON text (``schema``: a pyarrow schema)."""
     import pyarrow as pa
 
     for name in columns:
-        if name not in table.column_names:
-            raise ValueError(f"the dataset has no column {name!r} (it has {table.column_names})")
-        kind = table.schema.field(name).type
+        if name not in schema.names:
+            raise ValueError(f"the dataset has no column {name!r} (it has {schema.names})")
+        kind = schema.field(name).type
         if pa.types.is_nested(kind):
             raise ValueError(
                 f"column {name!r} is {kind}: store JSON text there (json.dumps each value "
                 "before the dataset is made), since Arrow fills the keys a row lacks with nulls"
             )
+
+
+def _check_known_schema(dataset: Any, columns: tuple[str, ...]) -> None:
+    """:func:`_check_flat` now, if the dataset knows its schema without executing anything."""
+    import pyarrow as pa
+
+    schema = dataset.schema(fetch_if_missing=False)
+    base = getattr(schema, "base_schema", None)
+    if isinstance(base, pa.Schema):
+        _check_flat(base, columns)
 
 
 class _ScoreBatch:
@@ -93,14 +106,14 @@ class _ScoreBatch:
         for name in (SCORE, RESULTS, PROBLEM):
             if name in table.column_names:
                 raise ValueError(f"the dataset already has a column {name!r}")
-        _check_flat(table, self.columns + ((self.id_column,) if self.id_column else ()))
+        _check_flat(table.schema, self.columns + ((self.id_column,) if self.id_column else ()))
         outputs = table.column(self.columns[0]).to_pylist()
         references = table.column(self.columns[1]).to_pylist()
         ids = table.column(self.id_column).to_pylist() if self.id_column else [None] * len(outputs)
         scores: list[float | None] = []
         results: list[str | None] = []
         problems: list[str | None] = []
-        for ident, output, reference in zip(ids, outputs, references):
+        for ident, output, reference in zip(ids, outputs, references, strict=True):
             item = self._score(ident, output, reference)
             if isinstance(item, Problem):
                 scores.append(None)
@@ -119,10 +132,13 @@ class _ScoreBatch:
         if self.missing and (output is None or reference is None):
             side = "reference" if reference is None else "output"
             return Problem("", f"no {side} with {label} {ident!r}")
-        try:
-            output, reference = _cell(output), _cell(reference)
-        except LineError as error:
-            return Problem("", f"not JSON text: {error}")
+        values = []
+        for column, cell in zip(self.columns, (output, reference), strict=True):
+            try:
+                values.append(_cell(cell))
+            except LineError as error:
+                return Problem("", f"{column}: {error}")
+        output, reference = values
         return score_example(self.evaluator, Example(0, ident, "", output, reference))
 
 
@@ -139,8 +155,12 @@ def score_dataset(
     """A lazy Dataset: every row of ``dataset`` with ``score``, ``results`` and ``problem``.
 
     ``evaluator`` is any matchevals evaluator (it is pickled to the workers with its options);
-    ``outputs`` and ``reference_outputs`` name the columns it is called with.
+    ``outputs`` and ``reference_outputs`` name the columns it is called with. A missing or
+    nested column is a ValueError here when the dataset's schema is known without running it
+    (else in the first batch).
     """
+    columns = (outputs, reference_outputs, *((id_column,) if id_column else ()))
+    _check_known_schema(dataset, columns)
     return dataset.map_batches(
         _ScoreBatch(evaluator, outputs, reference_outputs, id_column, missing=False),
         batch_format="pyarrow",
@@ -159,23 +179,28 @@ def score_joined(
     reference_column: str = "reference_outputs",
     num_partitions: int = 8,
     batch_size: int = 256,
+    sort: bool = True,
 ) -> Any:
-    """Join two datasets on ``on`` (full outer, Ray 2.46+) and score the pairs.
+    """Join two datasets on ``on`` (full outer, Ray 2.46+) and score the pairs, sorted by ``on``.
 
     Ids must be unique on each side: a join pairs every copy of an id with every copy on the
-    other side. Rows come in the join's order, which Ray decides.
+    other side. A join's rows come in an order Ray decides, so the scored rows are sorted by
+    id (``sort=False`` skips that shuffle), which makes :func:`summarize` reproducible.
     """
+    _check_known_schema(outputs, (on, outputs_column))
+    _check_known_schema(references, (on, reference_column))
     joined = outputs.join(
         references,
         join_type="full_outer",
         num_partitions=num_partitions,
         on=(on,),
     )
-    return joined.map_batches(
+    scored = joined.map_batches(
         _ScoreBatch(evaluator, outputs_column, reference_column, on, missing=True),
         batch_format="pyarrow",
         batch_size=batch_size,
     )
+    return scored.sort(on) if sort else scored
 
 
 class _TallyBatch:
@@ -188,12 +213,10 @@ class _TallyBatch:
         scores = table.column(SCORE).to_pylist()
         results = table.column(RESULTS).to_pylist()
         problems = table.column(PROBLEM).to_pylist()
-        ids = (
-            table.column(self.id_column).to_pylist() if self.id_column else [None] * len(scores)
-        )
+        ids = table.column(self.id_column).to_pylist() if self.id_column else [None] * len(scores)
         tally = Tally(self.kind, self.worst)
         for index, (ident, score, result, problem) in enumerate(
-            zip(ids, scores, results, problems)
+            zip(ids, scores, results, problems, strict=True)
         ):
             where = self._where(ident, index)
             if problem is not None:

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from matchevals import __version__
-from matchevals.cli._flags import add_factory_flags, given_options
 from matchevals.cli._engine import Engine, job_for, run_job
+from matchevals.cli._flags import add_factory_flags, given_options
 from matchevals.cli._read import InputError, Problem, Reader, load_document
 from matchevals.cli._report import (
     Summary,
-    jsonl_line,
     render_json,
     render_jsonl_summary,
     render_markdown,
@@ -124,10 +123,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
-    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
-    from matchevals.json_match import create_json_match_evaluator
-
+def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
+    """The parser; with ``command``, only that command's factory flags are made, so a run
+    imports only the evaluator it uses (``graph`` does not pay for json_match's scipy)."""
     parser = _Parser(
         prog="matchevals",
         description="Score JSON outputs and LangGraph trajectories against references.",
@@ -144,7 +142,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     json_cmd.add_argument("outputs", metavar="OUTPUTS")
     json_cmd.add_argument("references", metavar="REFERENCES")
     json_group = json_cmd.add_argument_group("json_match options")
-    names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
+    names: dict[str, list[str]] = {}
+    if command in (None, "json"):
+        from matchevals.json_match import create_json_match_evaluator
+
+        names["json"] = add_factory_flags(json_group, create_json_match_evaluator)
     _add_common(json_cmd)
     graph_cmd = commands.add_parser(
         "graph",
@@ -156,7 +158,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     graph_cmd.add_argument("outputs", metavar="RUNS")
     graph_cmd.add_argument("references", metavar="REFERENCE")
     graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
-    names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
+    if command in (None, "graph"):
+        from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+
+        names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
     _add_common(graph_cmd)
     demo_cmd = commands.add_parser(
         "demo", help="run the main job on bundled example data", description="Run the demos."
@@ -381,8 +386,10 @@ def _flush_stdout() -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser, names = _parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in given if not arg.startswith("-")), None)
+    parser, names = _parser(command if command in ("json", "graph") else None)
+    args = parser.parse_args(given)
     try:
         if args.command == "demo":
             from matchevals.cli._demo import run_demo

@@ -36,7 +36,7 @@ from matchevals.cli._read import Chunk, Counts, Reader
 from matchevals.cli._report import jsonl_line
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
-from matchevals.cli._work import Batch, ChunkWorker, Job
+from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
 
 __all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
 
@@ -74,7 +74,7 @@ def job_for(
     worst: int = 5,
 ) -> Job:
     """The job for these inputs: pairing by id, with one reference, or by position."""
-    pairing = "id" if id_key else "one" if references is None else "position"
+    pairing: Pairing = "id" if id_key else "one" if references is None else "position"
     side = references.side if references is not None else outputs.side
     return Job(kind, options, pairing, outputs.side, side, id_key, reference, lines, worst)
 
@@ -142,8 +142,11 @@ class Processes:
 
     def __init__(self, job: Job, size: int) -> None:
         self.size = size
-        method = "fork" if _can_fork() else "spawn"
-        context = multiprocessing.get_context(method)
+        context = (
+            multiprocessing.get_context("fork")
+            if _can_fork()
+            else multiprocessing.get_context("spawn")
+        )
         self._replies = context.Queue()
         self._requests = [context.Queue() for _ in range(size)]
         self._processes = [
@@ -206,9 +209,7 @@ class Processes:
 
 def _can_fork() -> bool:
     """Fork is safe (and starts workers at once) only on POSIX with no other thread running."""
-    return (
-        "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    )
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def run_job(

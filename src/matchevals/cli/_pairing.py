@@ -64,7 +64,11 @@ class ReferenceIndex:
         problems: list[Problem] = []
         index, key = self._where, self.key
         for line, offset, ident, position in zip(
-            chunk.lines, chunk.offsets, ids, range(chunk.first, chunk.first + len(ids))
+            chunk.lines,
+            chunk.offsets,
+            ids,
+            range(chunk.first, chunk.first + len(ids)),
+            strict=True,
         ):
             if isinstance(ident, Problem):
                 self._unreadable_references.count += 1

@@ -23,9 +23,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise InputError(
-            "--engine ray needs Ray: pip install 'matchevals[ray]'"
-        ) from None
+        raise InputError("--engine ray needs Ray: pip install 'matchevals[ray]'") from None
     return ray
 
 
@@ -44,6 +42,7 @@ class RayActors:
 
     def __init__(self, job: Job, size: int | None, address: str | None) -> None:
         ray = self._ray = import_ray()
+        self._actors: list[Any] = []
         self._started = not ray.is_initialized()
         if self._started:
             ray.init(
@@ -52,7 +51,13 @@ class RayActors:
                 log_to_driver=False,
                 logging_level=logging.WARNING,
             )
-        self.size = size or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if size is not None and size > cpus:
+            self.close()
+            raise InputError(  # else the actors beyond the cluster's CPUs would wait forever
+                f"--workers {size}: the Ray cluster has {cpus} CPUs, one per actor"
+            )
+        self.size = size or max(1, cpus)
         actor = ray.remote(num_cpus=1)(ChunkWorker)
         self._actors = [actor.remote(job) for _ in range(self.size)]
         ray.get([worker.ready.remote() for worker in self._actors])  # fail early, here

@@ -161,10 +161,20 @@ def decode(line: bytes) -> Any:
         raise LineError("not valid UTF-8") from None
     except RecursionError:
         raise LineError("nested too deeply to read") from None
-    except ValueError as error:
+    except ValueError:
         if not line.strip():
             raise LineError(BLANK) from None
-        raise LineError(f"not valid JSON: {error}") from None
+        raise LineError(f"not valid JSON: {_why_not_json(line)}") from None
+
+
+def _why_not_json(line: bytes) -> str:
+    """The standard parser's complaint about a line, without its line ending (so a position
+    reads ``line 1 column 4``, not ``line 2 column 1``)."""
+    try:
+        json.loads(line.rstrip(b"\r\n"))
+    except ValueError as error:
+        return str(error)
+    return "not one JSON value"  # unreachable: a line ending never makes a line invalid
 
 
 def id_of(value: Any, key: str) -> tuple[Any, str | None]:
