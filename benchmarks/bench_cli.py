@@ -13,8 +13,9 @@ Each command runs as the only child of a fresh measuring process, so its time, i
 its peak memory (the largest RSS of it and its worker processes, ``RUSAGE_CHILDREN``) are its
 own; runs are interleaved and repeated, and the table shows the median with the range. The
 outputs of 1 worker, 2 workers and Ray are checked to be byte-identical, and the CLI's results
-to equal the bare loop's. ``--gigabyte`` also scores a ~1 GB pair of files by position with 2
-workers and prints the peak memory (several minutes).
+to equal the bare loop's; Ray's fixed cost (starting a local Ray and its actors, then stopping
+it) is the row that scores a single pair. ``--gigabyte`` also scores a ~1 GB pair of files by
+position with 2 workers and prints the peak memory (several minutes).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ CITIES = ["Lyon", "Paris", "Oslo", "Rome", "Porto", "Ghent"]
 
 
 def write_json_workload(folder: Path, count: int, seed: int = 16) -> tuple[Path, Path]:
+    folder.mkdir(exist_ok=True)
     rng = random.Random(seed)
     outputs, references = [], []
     for i in range(count):
@@ -134,6 +136,28 @@ def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[floa
     return wall, cpu, peak
 
 
+READER = """
+import resource, sys
+import matchevals.cli._engine, matchevals.graph_trajectory, matchevals.json_match, rich.progress
+from matchevals.cli import main
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+started = cpu()
+main(sys.argv[1:])
+print(cpu() - started, file=sys.stderr)
+"""
+
+
+def reading_cpu(command: list[str]) -> float:
+    """The CPU time of the reading process of ``command`` (a ``cli(...)`` list), workers apart,
+    imports apart."""
+    done = subprocess.run(
+        [sys.executable, "-c", READER, *command[3:]], capture_output=True, text=True, check=False
+    )
+    return float(done.stderr.split()[-1])
+
+
 def cli(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "matchevals.cli", *map(str, args)]
 
@@ -155,7 +179,10 @@ def run_suite(
             runs[name].append(measure(command, env))
     bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
     one = statistics.median(wall for wall, _, _ in runs.get("cli --workers 1", runs["bare loop"]))
-    header = f"{'':28} {'median s':>9} {'range s':>13} {'x bare':>7} {'x w1':>6} {'CPU s':>7} {'peak MiB':>9}"
+    header = (
+        f"{'':28} {'median s':>9} {'range s':>13} {'x bare':>7} {'x w1':>6} {'CPU s':>7}"
+        f" {'peak MiB':>9}"
+    )
     print(header)
     print("-" * len(header))
     for name, measured in runs.items():
@@ -231,11 +258,22 @@ def main() -> None:
                     "-o", target["ray"]),
                 {},
             )  # fmt: skip
+            tiny_out, tiny_ref = write_json_workload(folder / "tiny", 1)
+            configs["cli --engine ray, 1 pair"] = (
+                cli("json", tiny_out, tiny_ref, *common, "--engine", "ray", "--workers", "2",
+                    "-o", folder / "tiny" / "ray.jsonl"),
+                {},
+            )  # fmt: skip
         title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
         runs = run_suite(title, configs, options.repeat)
         check_identical(target, folder / "bare.jsonl")
         one_cpu = statistics.median(c for _, c, _ in runs["cli --workers 1"])
         print(f"one worker: {options.examples / one_cpu:,.0f} examples per CPU-second")
+        reader = reading_cpu(cli("json", out, ref, *common, "--workers", "2", "-o", target["w2"]))
+        print(
+            f"the reading process of --workers 2 alone: {reader:.2f} CPU s, so one reader feeds "
+            f"up to {options.examples / reader:,.0f} examples per second"
+        )
 
         runs_path, reference = write_graph_workload(folder, options.graph_examples)
         gtarget = {n: folder / f"g{n}.jsonl" for n in ("w1", "w2")}
