@@ -17,7 +17,7 @@ as those unreadable lines could be its partners.
 >>> index.add(Chunk(0, [b'{"id": 1}\\n', b'{"id": 1}\\n'], [0, 10]), [1, 1])
 [Problem(where='ref.jsonl:2', message='duplicate id 1 (first at ref.jsonl:1)', counted=True)]
 >>> index.decide([1, 2, None, 1], Side("out.jsonl"), 0, lambda offset, length: b"line")
-([b'line', Problem(where='out.jsonl:2', message="no reference with id 2", counted=True), \
+([b'line', Problem(where='out.jsonl:2', message='no reference with id 2', counted=True), \
 None, Problem(where='out.jsonl:4', message='duplicate id 1 in the outputs', counted=True)], 1)
 >>> index.orphans()
 []
