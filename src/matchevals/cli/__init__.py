@@ -26,28 +26,19 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from matchevals import __version__
+from matchevals.cli._engine import Engine, job_for, run_job
 from matchevals.cli._flags import add_factory_flags, given_options
-from matchevals.cli._read import (
-    Counts,
-    Example,
-    InputError,
-    Problem,
-    load_single,
-    pair_by_id,
-    pair_by_position,
-    pair_with_one,
-    read_records,
-)
+from matchevals.cli._read import InputError, Problem, Reader, load_document
 from matchevals.cli._report import (
     Summary,
-    jsonl_line,
     render_json,
     render_jsonl_summary,
     render_markdown,
     render_table,
 )
-from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
-from matchevals.cli._trajectory import read_records as trajectory_records
+from matchevals.cli._run import Kind, build_evaluator
+from matchevals.cli._trajectory import is_one_trajectory
+from matchevals.cli._work import Batch, Job
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
@@ -111,9 +102,21 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--workers",
         type=_positive,
-        default=1,
         metavar="N",
-        help="score in N processes (results stay in input order)",
+        help="score in N processes (results stay in input order); with --engine ray, N Ray "
+        "actors (default: one per CPU of the cluster)",
+    )
+    group.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local (default): this machine's processes; ray: Ray actors (pip install "
+        "'matchevals[ray]'), same output",
+    )
+    group.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="the Ray cluster for --engine ray (default: a local Ray, or RAY_ADDRESS)",
     )
     group.add_argument(
         "--id-key",
@@ -122,11 +125,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
-    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
-    from matchevals.json_match import create_json_match_evaluator
-    from matchevals.trajectory import create_trajectory_match_evaluator
-
+def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
+    """The parser; with ``command``, only that command's factory flags are made, so a run
+    imports only the evaluator it uses (``graph`` does not pay for json_match's scipy)."""
     parser = _Parser(
         prog="matchevals",
         description="Score JSON outputs, agent trajectories and LangGraph runs against references.",
@@ -143,7 +144,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     json_cmd.add_argument("outputs", metavar="OUTPUTS")
     json_cmd.add_argument("references", metavar="REFERENCES")
     json_group = json_cmd.add_argument_group("json_match options")
-    names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
+    names: dict[str, list[str]] = {}
+    if command in (None, "json"):
+        from matchevals.json_match import create_json_match_evaluator
+
+        names["json"] = add_factory_flags(json_group, create_json_match_evaluator)
     _add_common(json_cmd)
     trajectory_cmd = commands.add_parser(
         "trajectory",
@@ -156,7 +161,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     trajectory_cmd.add_argument("outputs", metavar="OUTPUTS")
     trajectory_cmd.add_argument("references", metavar="REFERENCES")
     trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
-    names["trajectory"] = add_factory_flags(trajectory_group, create_trajectory_match_evaluator)
+    if command in (None, "trajectory"):
+        from matchevals.trajectory import create_trajectory_match_evaluator
+
+        names["trajectory"] = add_factory_flags(trajectory_group, create_trajectory_match_evaluator)
     _add_common(trajectory_cmd)
     graph_cmd = commands.add_parser(
         "graph",
@@ -168,7 +176,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     graph_cmd.add_argument("outputs", metavar="RUNS")
     graph_cmd.add_argument("references", metavar="REFERENCE")
     graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
-    names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
+    if command in (None, "graph"):
+        from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+
+        names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
     _add_common(graph_cmd)
     demo_cmd = commands.add_parser(
         "demo", help="run the main job on bundled example data", description="Run the demos."
@@ -177,22 +188,34 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     return parser, names
 
 
-def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Example | Problem]:
-    outputs_path, references_path = Path(args.outputs), Path(args.references)
-    read = trajectory_records if kind == "trajectory" else read_records
-    outputs = read(outputs_path)
-    if args.id_key:
-        return pair_by_id(outputs, references_path, args.id_key, counts)
-    if kind == "graph" and references_path.suffix.lower() == ".json":
-        reference = load_single(references_path)
+def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
+    """The outputs, the references (None when one reference serves every run) and that one."""
+    items = is_one_trajectory if kind == "trajectory" else None
+    outputs, references_path = Reader(Path(args.outputs), items), Path(args.references)
+    if not args.id_key and kind == "graph" and references_path.suffix.lower() == ".json":
+        reference = load_document(references_path)
         if not isinstance(reference, list):
-            return pair_with_one(outputs, reference, counts)
-    return pair_by_position(outputs, read(references_path), counts)
+            return outputs, None, reference
+    return outputs, Reader(references_path, items), None
 
 
-def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:
+def _engine(job: Job, args: argparse.Namespace) -> Engine:
+    if args.engine == "ray":
+        from matchevals.cli._ray_engine import RayActors
+
+        return RayActors(job, args.workers, args.ray_address)
+    if (args.workers or 1) > 1:
+        from matchevals.cli._engine import Processes
+
+        return Processes(job, args.workers)
+    from matchevals.cli._engine import InProcess
+
+    return InProcess(job)
+
+
+def _with_progress(batches: Iterable[Batch], enabled: bool) -> Iterator[Batch]:
     if not enabled:
-        yield from items
+        yield from batches
         return
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -200,9 +223,9 @@ def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator
     columns = (SpinnerColumn(), TextColumn("{task.completed} examples"), TimeElapsedColumn())
     with Progress(*columns, console=Console(file=sys.stderr), transient=True) as progress:
         task = progress.add_task("scoring", total=None)
-        for item in items:
-            yield item
-            progress.advance(task)
+        for batch in batches:
+            yield batch
+            progress.advance(task, batch.items)
 
 
 class ReportError(Exception):
@@ -313,14 +336,26 @@ def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
     summary.files = (args.outputs, args.references)
     show_problems = args.format != "table" or args.output is not None
     progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
-    with _destination(args.output) as (out, color):
-        items = score_all(_pairs(args, kind, summary.counts), kind, options, args.workers)
-        for item in _with_progress(items, progress):
-            summary.add(item)
-            if args.format == "jsonl":
-                out.write(jsonl_line(item) + "\n")
-            if isinstance(item, Problem) and show_problems:
-                _report_problem(item, len(summary.problems))
+    outputs, references, reference = _readers(args, kind)
+    job = job_for(
+        kind, options, outputs, references, id_key=args.id_key, reference=reference,
+        lines=args.format == "jsonl", worst=summary.worst_count,
+    )  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(outputs)
+        if references is not None:
+            stack.enter_context(references)
+        engine = stack.enter_context(_engine(job, args))
+        out, color = stack.enter_context(_destination(args.output))
+        batches = run_job(job, engine, outputs, references, summary.counts)
+        for batch in _with_progress(batches, progress):
+            seen = len(summary.problems)
+            summary.merge(batch.tally)
+            if batch.text:
+                out.write(batch.text)
+            for number, problem in enumerate(batch.tally.problems, seen + 1):
+                if show_problems:
+                    _report_problem(problem, number)
         _render(summary, args, out, color)
     if show_problems and summary.count_warning():
         print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
@@ -370,8 +405,10 @@ def _flush_stdout() -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser, names = _parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in given if not arg.startswith("-")), None)
+    parser, names = _parser(command if command in ("json", "graph", "trajectory") else None)
+    args = parser.parse_args(given)
     try:
         if args.command == "demo":
             from matchevals.cli._demo import run_demo

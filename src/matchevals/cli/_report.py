@@ -5,12 +5,12 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from matchevals.cli._read import Counts, Problem
 from matchevals.cli._run import Kind, Scored
+from matchevals.cli._tally import Mean, Tally
 
 __all__ = [
     "Summary",
@@ -25,20 +25,6 @@ MAX_KEY_ROWS = 30
 MAX_PROBLEM_ROWS = 20
 
 
-@dataclass(slots=True)
-class _Mean:
-    total: float = 0.0
-    count: int = 0
-
-    def add(self, value: float) -> None:
-        self.total += value
-        self.count += 1
-
-    @property
-    def value(self) -> float:
-        return self.total / self.count if self.count else math.nan
-
-
 def _comment(result: dict[str, Any]) -> str:
     return str(result.get("comment") or "")
 
@@ -50,8 +36,8 @@ class Summary:
     kind: Kind
     worst_count: int = 5
     scored: int = 0
-    _sum: float = 0.0
-    per_key: dict[str, _Mean] = field(default_factory=dict)
+    _score: Mean = field(default_factory=Mean)
+    per_key: dict[str, Mean] = field(default_factory=dict)
     _worst: list[tuple[float, int, Scored]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     invalid: int = 0
@@ -59,31 +45,23 @@ class Summary:
     files: tuple[str, str] = ("outputs", "references")
 
     def add(self, item: Scored | Problem) -> None:
-        if isinstance(item, Problem):
-            self.problems.append(item)
-            self.invalid += item.counted
-            return
-        self.scored += 1
-        self._sum += item.score
-        for key, value in self._key_scores(item):
-            self.per_key.setdefault(key, _Mean()).add(value)
-        if item.score < 1:
-            entry = (-item.score, -item.index, item)
+        part = Tally(self.kind, self.worst_count)
+        part.add(item)
+        self.merge(part)
+
+    def merge(self, part: Tally) -> None:
+        """Add a chunk's tally (chunks are merged in input order; the means are exact sums)."""
+        self.scored += part.scored
+        self._score.merge(part.score)
+        for key, mean in part.per_key.items():
+            self.per_key.setdefault(key, Mean()).merge(mean)
+        for entry in part.worst:
             if len(self._worst) < self.worst_count:
                 heapq.heappush(self._worst, entry)
             elif self.worst_count:
                 heapq.heappushpop(self._worst, entry)
-
-    def _key_scores(self, item: Scored) -> Iterator[tuple[str, float]]:
-        if self.kind == "json":
-            for result in item.results:
-                yield str(result["key"]), float(result["score"])
-            return
-        for result in item.results:
-            yield str(result["key"]), float(result["score"])
-            for run in (result.get("metadata") or {}).get("runs") or ():
-                for position, verdict in enumerate(run.get("verdicts") or ()):
-                    yield f"superstep {position}", float(verdict == "match")
+        self.problems.extend(part.problems)
+        self.invalid += part.invalid
 
     def count_warning(self) -> str | None:
         """Said before anything else when the two files hold different numbers of examples."""
@@ -98,7 +76,7 @@ class Summary:
     @property
     def mean(self) -> float | None:
         """The mean example score, None when nothing was scored."""
-        return self._sum / self.scored if self.scored else None
+        return self._score.value if self.scored else None
 
     @property
     def worst(self) -> list[Scored]:
@@ -156,7 +134,11 @@ def jsonl_line(item: Scored | Problem) -> str:
         record: dict[str, Any] = {"type": "invalid", "where": item.where, "message": item.message}
     else:
         record = {"type": "example", **_scored_dict(item)}
-    return json.dumps(record, ensure_ascii=False, default=repr)
+    return _LINE_ENCODER.encode(record)
+
+
+# json.dumps(record, ensure_ascii=False, default=repr), without building an encoder per line
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=repr)
 
 
 def render_json(summary: Summary, out: IO[str], *, fail_under: float | None) -> None:
