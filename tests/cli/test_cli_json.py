@@ -144,7 +144,7 @@ def test_id_key_problems_name_file_and_line(tmp_path: Path) -> None:
     assert summary["examples_scored"] == 1
     assert [(p["where"], p["message"]) for p in summary["problems"]] == [  # type: ignore[union-attr]
         (f"{references}:3", f"duplicate id 'b' (first at {references}:2)"),
-        (f"{outputs}:2", "has no 'id'"),
+        (f"{outputs}:2", "the example has no 'id' (the --id-key)"),
         (f"{outputs}:3", "no reference with id 'zz'"),
         (f"{outputs}:4", "duplicate id 'a' in the outputs"),
         (
@@ -172,7 +172,7 @@ def test_malformed_lines_are_reported_counted_and_the_rest_is_scored(tmp_path: P
     assert summary["mean_score"] == pytest.approx(2.5 / 3)
     problems = [(p["where"], p["message"][:21]) for p in summary["problems"]]  # type: ignore[union-attr]
     assert problems == [
-        (f"{outputs}:2", "not valid JSON: Expec"),
+        (f"{outputs}:2", "not valid JSON at col"),
         (f"{outputs}:4", "cannot score: outputs"),
         (f"{references}:6", "no partner: the outpu"),
     ]
@@ -261,7 +261,7 @@ BAD_INVOCATIONS = [
     (["out.jsonl", "ref.jsonl", "--aggregator", "median"], "'median' is not one of"),
     (["out.jsonl", "ref.jsonl", "--fail-under", "2"], "expected a number in [0, 1]"),
     (["out.jsonl", "ref.jsonl", "--workers", "0"], "at least 1"),
-    (["out.jsonl", "ref.jsonl", "--rubric", "a=b"], "rubric keys need a judge"),
+    (["out.jsonl", "ref.jsonl", "--rubric", "a=b"], "--rubric needs a judge: pass --judge"),
     (["bad.json", "ref.jsonl"], "bad.json: not valid JSON"),
 ]
 

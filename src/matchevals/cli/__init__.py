@@ -4,12 +4,17 @@
 
     matchevals json OUTPUTS REFERENCES [options]   # structured outputs against references
     matchevals graph RUNS REFERENCE [options]      # LangGraph trajectories against a reference
+    matchevals report RESULTS.jsonl [-o FILE]      # the HTML report of a saved --format jsonl run
     matchevals demo                                # the main job on bundled example data
 
-Exit status: ``0`` every example scored and the mean reached ``--fail-under`` (if given);
-``1`` the mean score fell below ``--fail-under`` (or nothing was scored); ``2`` bad input: a
-line that is not JSON, an example without its partner or that the evaluator rejects (unless
-``--skip-invalid``), a missing or unreadable file, or bad options. Invalid input wins over 1.
+Exit status: ``0`` every example scored and every gate passed (``--fail-under``, graph
+``--threshold``); ``1`` a gate failed (the mean score fell below ``--fail-under`` or nothing was
+scored, or an example scored below ``--threshold``); ``2`` bad input: a line that is not JSON, an
+example without its partner or that the evaluator rejects (unless ``--skip-invalid``), a missing
+or unreadable file, or bad options. Invalid input wins over 1.
+
+Only what a command needs is imported: ``matchevals json --help`` builds the json flags alone
+(from the factory's signature), and rich is imported when a table or progress line is drawn.
 
 >>> main(["json", "--help"])  # doctest: +SKIP
 """
@@ -22,10 +27,12 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
-from matchevals import __version__
-from matchevals.cli._flags import add_factory_flags, given_options
+from matchevals.cli import _help
+from matchevals.cli._flags import add_factory_flags, given_options, in_cli_words, option_conflict
+from matchevals.cli._judge import JudgeFlagError, check_picklable, judge_spec, load_judge
+from matchevals.cli._progress import InputMeter, with_progress
 from matchevals.cli._read import (
     Counts,
     Example,
@@ -38,6 +45,7 @@ from matchevals.cli._read import (
     read_records,
 )
 from matchevals.cli._report import (
+    Gates,
     Summary,
     jsonl_line,
     render_json,
@@ -45,14 +53,19 @@ from matchevals.cli._report import (
     render_markdown,
     render_table,
 )
+
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
+
+if TYPE_CHECKING:
+    from matchevals.report._model import ReportBuilder
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
 EXIT_OK = 0
 EXIT_BELOW = 1
 EXIT_INVALID = 2
-FORMATS = ("table", "json", "jsonl", "markdown")
+FORMATS = ("table", "json", "jsonl", "markdown", "html")
+COMMANDS = ("json", "graph", "report", "demo")
 MAX_STDERR_PROBLEMS = 20
 
 
@@ -82,78 +95,188 @@ def _positive(text: str) -> int:
     return value
 
 
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text!r}")
+    return value
+
+
 def _add_common(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reporting")
+    said = _help.COMMON_HELP
     group.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="table",
-        help="table (default, for people), json (summary), jsonl (one line per example, then "
-        "the summary), markdown (for CI comments)",
+        "--format", choices=FORMATS, default="table", help=said["format"].render("table")
     )
-    group.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    group.add_argument("--output", "-o", metavar="FILE", help=said["output"].render())
     group.add_argument(
         "--fail-under",
         type=_score_in_range,
         metavar="SCORE",
-        help="exit 1 when the mean score is below SCORE",
+        help=said["fail_under"].render(),
     )
-    group.add_argument(
-        "--worst", type=int, default=5, metavar="N", help="how many worst examples to list"
-    )
-    group.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report invalid input but do not exit 2 because of it",
-    )
+    group.add_argument("--worst", type=int, default=5, metavar="N", help=said["worst"].render("5"))
+    group.add_argument("--skip-invalid", action="store_true", help=said["skip_invalid"].render())
     group.add_argument(
         "--workers",
         type=_positive,
         default=1,
         metavar="N",
-        help="score in N processes (results stay in input order)",
+        help=said["workers"].render("1"),
     )
+    group.add_argument("--id-key", metavar="KEY", help=said["id_key"].render())
+    _add_html_details(group)
+
+
+def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
+    from matchevals.report._model import DEFAULT_DETAILS
+
     group.add_argument(
-        "--id-key",
-        metavar="KEY",
-        help="pair examples by this key (removed before scoring) instead of by position",
+        "--html-details",
+        type=_non_negative,
+        default=DEFAULT_DETAILS,
+        metavar="N",
+        help=(text or _help.COMMON_HELP["html_details"]).render(str(DEFAULT_DETAILS)),
     )
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
-    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
-    from matchevals.json_match import create_json_match_evaluator
+def _add_judge_flag(group: Any, text: _help.OptionHelp | None) -> None:
+    group.add_argument(
+        "--judge",
+        dest="judge",
+        type=judge_spec,
+        default=argparse.SUPPRESS,
+        metavar="MODULE:ATTRIBUTE",
+        help=(text or _help.JSON_OPTION_HELP["judge"]).render(),
+    )
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is one), so only it is built."""
+    for word in argv:
+        if word in COMMANDS:
+            return word
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+_JSON_EXAMPLES = (
+    "matchevals json out.jsonl ref.jsonl --aggregator average --fail-under 0.9",
+    "matchevals json out.jsonl ref.jsonl --id-key id --nested --exclude-keys '**.debug_*' "
+    "--comparators 'total=numeric(abs_tol=0.01)' 'name=text()'",
+    "matchevals json out.jsonl ref.jsonl --rubric 'summary=says the same' --judge my_judges:model",
+    "matchevals json out.jsonl ref.jsonl --format html -o report.html",
+)
+_GRAPH_EXAMPLES = (
+    "matchevals graph runs.jsonl reference.json --partial-credit --threshold 0.8",
+    "matchevals graph runs.jsonl references.jsonl --id-key thread --format markdown -o graph.md",
+    "matchevals graph runs.jsonl reference.json --format jsonl -o run.jsonl && "
+    "matchevals report run.jsonl",
+)
+
+
+def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
+    """The parser; only ``command``'s flags are built (each comes from a factory signature)."""
+    from matchevals import __version__
 
     parser = _Parser(
         prog="matchevals",
-        description="Score JSON outputs and LangGraph trajectories against references.",
-        epilog="exit status: 0 ok, 1 mean below --fail-under, 2 invalid input or usage error",
+        description=_help.wrap(
+            "Score JSON outputs and LangGraph trajectories against references. "
+            "Run 'matchevals COMMAND --help' for a command's options."
+        ),
+        epilog=_help.epilog(examples=("matchevals demo", *_JSON_EXAMPLES[:1], _GRAPH_EXAMPLES[0])),
+        formatter_class=_help.Formatter,
     )
     parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    names: dict[str, list[str]] = {}
     json_cmd = commands.add_parser(
         "json",
         help="score structured outputs against references",
-        description="Score OUTPUTS against REFERENCES with a json_match evaluator. Each file is "
-        ".json (one example, or a list of examples) or .jsonl (one example per line).",
+        description=_help.wrap(
+            "Score OUTPUTS against REFERENCES with a json_match evaluator "
+            "(matchevals.json_match.create_json_match_evaluator; every keyword argument it "
+            "takes is a flag). Each file is .json (one example, or a list of examples) or .jsonl "
+            "(one example per line); examples pair by position, or by --id-key."
+        ),
+        epilog=_help.epilog(examples=_JSON_EXAMPLES, comparators=_builtin_comparators, globs=True)
+        if command == "json"
+        else None,
+        formatter_class=_help.Formatter,
     )
-    json_cmd.add_argument("outputs", metavar="OUTPUTS")
-    json_cmd.add_argument("references", metavar="REFERENCES")
-    json_group = json_cmd.add_argument_group("json_match options")
-    names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
-    _add_common(json_cmd)
+    if command == "json":
+        from matchevals.json_match import create_json_match_evaluator
+
+        json_cmd.add_argument("outputs", metavar="OUTPUTS", help="the outputs: .jsonl or .json")
+        json_cmd.add_argument(
+            "references", metavar="REFERENCES", help="the references: .jsonl or .json"
+        )
+        json_group = json_cmd.add_argument_group("json_match options")
+        names["json"] = add_factory_flags(
+            json_group,
+            create_json_match_evaluator,
+            texts=_help.JSON_OPTION_HELP,
+            custom={"judge": _add_judge_flag},
+        )
+        _add_common(json_cmd)
     graph_cmd = commands.add_parser(
         "graph",
         help="score LangGraph trajectories against a reference",
-        description="Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per "
-        "line) against REFERENCE: a .json holding one reference for every run, or a list of "
-        "references (or a .jsonl) paired by position or --id-key.",
+        description=_help.wrap(
+            "Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per line) "
+            "against REFERENCE: a .json holding one reference for every run, or a list of "
+            "references (or a .jsonl) paired by position or --id-key. A reference step is a "
+            'list of node names (unordered), {"steps": [...], "match_mode": "exact", '
+            '"optional": true}, or {"repeat": [...], "min": 1, "max": null}.'
+        ),
+        epilog=_help.epilog(examples=_GRAPH_EXAMPLES) if command == "graph" else None,
+        formatter_class=_help.Formatter,
     )
-    graph_cmd.add_argument("outputs", metavar="RUNS")
-    graph_cmd.add_argument("references", metavar="REFERENCE")
-    graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
-    names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
-    _add_common(graph_cmd)
+    if command == "graph":
+        from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+
+        graph_cmd.add_argument("outputs", metavar="RUNS", help="the runs: .jsonl (or .json)")
+        graph_cmd.add_argument(
+            "references", metavar="REFERENCE", help="one reference (.json) or one per run"
+        )
+        graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
+        names["graph"] = add_factory_flags(
+            graph_group, create_graph_trajectory_match_evaluator, texts=_help.GRAPH_OPTION_HELP
+        )
+        _add_common(graph_cmd)
+    report_cmd = commands.add_parser(
+        "report",
+        help="write the HTML report of a run saved with --format jsonl",
+        description=_help.wrap(
+            "Write the HTML report of RESULTS, a run saved with --format jsonl (its example "
+            "lines carry the values, so the page shows them side by side)."
+        ),
+        epilog=_help.epilog(
+            examples=(
+                "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
+                "matchevals report run.jsonl -o report.html",
+            ),
+            exit_status=False,
+        )
+        + "\n\nexit status:\n  0  the report was written\n  2  RESULTS is missing or not a "
+        "saved run, or FILE cannot be written",
+        formatter_class=_help.Formatter,
+    )
+    if command == "report":
+        report_cmd.add_argument("results", metavar="RESULTS", help="a --format jsonl run")
+        report_cmd.add_argument(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="where to write the page (default: RESULTS with .html instead of its suffix)",
+        )
+        report_cmd.add_argument("--title", help="the page's title (default: the run's)")
+        _add_html_details(report_cmd, _help.REPORT_DETAILS_HELP)
     demo_cmd = commands.add_parser(
         "demo", help="run the main job on bundled example data", description="Run the demos."
     )
@@ -161,9 +284,19 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     return parser, names
 
 
-def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Example | Problem]:
+def _builtin_comparators() -> list[tuple[str, str]]:
+    from matchevals.json_match import comparators
+
+    return _help.comparator_lines(comparators)
+
+
+def _pairs(
+    args: argparse.Namespace, kind: Kind, counts: Counts, meter: InputMeter | None = None
+) -> Iterator[Example | Problem]:
     outputs_path, references_path = Path(args.outputs), Path(args.references)
     outputs = read_records(outputs_path)
+    if meter is not None:
+        outputs = meter.records(outputs)
     if args.id_key:
         return pair_by_id(outputs, references_path, args.id_key, counts)
     if kind == "graph" and references_path.suffix.lower() == ".json":
@@ -173,19 +306,24 @@ def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Exa
     return pair_by_position(outputs, read_records(references_path), counts)
 
 
-def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:
-    if not enabled:
-        yield from items
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+def _with_values(
+    pairs: Iterable[Example | Problem], kept: dict[int, tuple[Any, Any]]
+) -> Iterator[Example | Problem]:
+    """Pass the pairs on, keeping each example's values until its score comes back."""
+    for item in pairs:
+        if isinstance(item, Example):
+            kept[item.index] = (item.outputs, item.reference)
+        yield item
 
-    columns = (SpinnerColumn(), TextColumn("{task.completed} examples"), TimeElapsedColumn())
-    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as progress:
-        task = progress.add_task("scoring", total=None)
-        for item in items:
-            yield item
-            progress.advance(task)
+
+def _values_of(kept: dict[int, tuple[Any, Any]], item: Scored) -> tuple[Any, Any] | None:
+    """The values of a scored example; those of earlier examples (that became problems) go."""
+    while kept:
+        first = next(iter(kept))
+        if first >= item.index:
+            break
+        del kept[first]
+    return kept.pop(item.index, None)
 
 
 class ReportError(Exception):
@@ -274,46 +412,157 @@ def _report_problem(problem: Problem, count: int) -> None:
         print(f"matchevals: {problem}", file=sys.stderr)
 
 
-def _render(summary: Summary, args: argparse.Namespace, out: IO[str], color: bool) -> None:
-    title, bar = f"matchevals {summary.kind}", args.fail_under
+def _render(
+    summary: Summary,
+    args: argparse.Namespace,
+    out: IO[str],
+    color: bool,
+    builder: ReportBuilder | None,
+) -> None:
+    title = f"matchevals {summary.kind}"
     if args.format == "table":
-        render_table(summary, out, title=title, fail_under=bar, color=color)
+        render_table(summary, out, title=title, color=color)
     elif args.format == "markdown":
-        render_markdown(summary, out, title=title, fail_under=bar)
+        render_markdown(summary, out, title=title)
     elif args.format == "jsonl":
-        render_jsonl_summary(summary, out, fail_under=bar)
+        render_jsonl_summary(summary, out)
+    elif args.format == "html":
+        assert builder is not None
+        out.write(_html_page(summary, builder, title))
     else:
-        render_json(summary, out, fail_under=bar)
+        render_json(summary, out)
 
 
-def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
+def _html_page(summary: Summary, builder: ReportBuilder, title: str) -> str:
+    from matchevals.report._html import render_page
+
+    facts = summary.as_dict()
+    keep = ("kind", "warnings", "passed", "failed_because", "fail_under", "threshold")
+    document = builder.document(
+        **{key: facts[key] for key in keep if key in facts},
+        title=title,
+        files=list(summary.files),
+        id_key=summary.id_key,
+        invalid=summary.invalid,
+        examples_scored=summary.scored,
+        mean_score=summary.mean,
+        below_threshold=summary.stats.below_threshold,
+    )
+    return render_page(document)
+
+
+def _options_for_run(
+    kind: Kind, options: dict[str, Any], names: Sequence[str], workers: int
+) -> dict[str, Any]:
+    """The factory options with ``--judge`` loaded; a ``JudgeFlagError`` or ``ValueError`` in
+    the CLI's words otherwise."""
+    conflict = option_conflict(options)
+    if conflict:
+        raise ValueError(conflict)
+    if isinstance(options.get("judge"), str):
+        spec = options["judge"]
+        options = {**options, "judge": load_judge(spec)}
+        if workers > 1:
+            check_picklable(spec, options["judge"])
     try:
         build_evaluator(kind, options)
     except (TypeError, ValueError) as error:
+        raise ValueError(in_cli_words(str(error), [*names, "judge"])) from None
+    return options
+
+
+def _run(
+    args: argparse.Namespace, kind: Kind, options: dict[str, Any], names: Sequence[str] = ()
+) -> int:
+    if args.format == "html" and args.output is None and sys.stdout.isatty():
+        print(
+            f"matchevals {kind}: error: --format html writes a page: pass --output report.html "
+            "(or redirect standard output)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    try:
+        options = _options_for_run(kind, options, names, args.workers)
+    except (JudgeFlagError, ValueError) as error:
         print(f"matchevals {kind}: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     summary = Summary(kind, worst_count=max(0, args.worst))
     summary.files = (args.outputs, args.references)
+    summary.id_key = args.id_key
+    summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
+    builder = None
+    if args.format == "html":
+        from matchevals.report._model import ReportBuilder, ReportExample
+
+        builder = ReportBuilder(details=args.html_details)
     show_problems = args.format != "table" or args.output is not None
     progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
+    meter = InputMeter(Path(args.outputs)) if progress else None
+    kept: dict[int, tuple[Any, Any]] = {}
     with _destination(args.output) as (out, color):
-        items = score_all(_pairs(args, kind, summary.counts), kind, options, args.workers)
-        for item in _with_progress(items, progress):
+        pairs: Iterable[Example | Problem] = _pairs(args, kind, summary.counts, meter)
+        if args.format in ("jsonl", "html"):
+            pairs = _with_values(pairs, kept)
+        items: Iterable[Scored | Problem] = score_all(pairs, kind, options, args.workers)
+        if meter is not None:
+            items = with_progress(items, meter)
+        for item in items:
             summary.add(item)
+            values = None if isinstance(item, Problem) else _values_of(kept, item)
             if args.format == "jsonl":
-                out.write(jsonl_line(item) + "\n")
+                out.write(jsonl_line(item, values) + "\n")
+            if builder is not None:
+                if isinstance(item, Problem):
+                    builder.add_problem(item.where, item.message, counted=item.counted)
+                else:
+                    given = values if values is not None else (None, None)
+                    builder.add(
+                        ReportExample(
+                            item.index, item.id, item.where, item.score, item.results, *given
+                        )
+                    )
             if isinstance(item, Problem) and show_problems:
                 _report_problem(item, len(summary.problems))
-        _render(summary, args, out, color)
+        _render(summary, args, out, color, builder)
     if show_problems and summary.count_warning():
         print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
     if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
         extra = len(summary.problems) - MAX_STDERR_PROBLEMS
         print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
+    if builder is not None and args.output is not None:
+        print(f"matchevals: wrote {args.output}: {_page_note(summary.scored, args)}",
+              file=sys.stderr)  # fmt: skip
     if summary.problems and not args.skip_invalid:
         return EXIT_INVALID
-    if args.fail_under is not None and (summary.mean is None or summary.mean < args.fail_under):
-        return EXIT_BELOW
+    passed, _ = summary.verdict()
+    return EXIT_OK if passed else EXIT_BELOW
+
+
+def _page_note(scored: int, args: argparse.Namespace) -> str:
+    shown = min(scored, args.html_details)
+    return f"{scored} examples, full details for the {shown} lowest-scoring"
+
+
+def _report(args: argparse.Namespace) -> int:
+    """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
+    from matchevals.report._html import render_page
+    from matchevals.report._model import ReportBuilder
+    from matchevals.report._saved import SavedRunError, read_saved_run
+
+    source = Path(args.results)
+    target = args.output or str(source.with_suffix(".html"))
+    if Path(target).resolve() == source.resolve():
+        raise InputError(f"{target}: the report would overwrite the run it is made from")
+    builder = ReportBuilder(details=args.html_details)
+    try:
+        facts = read_saved_run(source, builder)
+    except SavedRunError as error:
+        raise InputError(str(error)) from None
+    facts["title"] = args.title or facts.get("title") or f"matchevals {facts.get('kind', 'run')}"
+    page = render_page(builder.document(**facts))
+    with _destination(target) as (out, _):
+        out.write(page)
+    print(f"matchevals: wrote {target}: {_page_note(builder.stats.scored, args)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -353,15 +602,18 @@ def _flush_stdout() -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser, names = _parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser, names = _parser(_command_of(words))
+    args = parser.parse_args(words)
     try:
         if args.command == "demo":
             from matchevals.cli._demo import run_demo
 
             return run_demo(graph=not args.no_graph)
+        if args.command == "report":
+            return _report(args)
         kind: Kind = args.command
-        return _run(args, kind, given_options(args, names[kind]))
+        return _run(args, kind, given_options(args, names[kind]), names[kind])
     except (InputError, ReportError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID

@@ -17,6 +17,8 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
+from matchevals._values import describe_type
+
 __all__ = [
     "Counts",
     "Example",
@@ -95,10 +97,49 @@ def _check(path: Path) -> None:
         raise InputError(f"{path}: no such file")
 
 
+_QUOTE_BEFORE, _QUOTE_AFTER = 30, 10
+
+
+def _quoted(text: str) -> str:
+    return "".join(c if c >= " " or c == "\t" else repr(c)[1:-1] for c in text)
+
+
+def not_json(error: json.JSONDecodeError, *, document: bool = False) -> str:
+    """``not valid JSON at column 13 (expecting ':' delimiter): …{"a": 1, "b"``: where parsing
+    failed, why, and the text around it (the end of the text said when it is cut there).
+
+    >>> try:
+    ...     json.loads('{"a": 1, "b"')
+    ... except json.JSONDecodeError as error:
+    ...     print(not_json(error))
+    not valid JSON at column 13 (expecting ':' delimiter): {"a": 1, "b" (the line ends there)
+    """
+    text, position = error.doc, error.pos
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line_end = len(text) if line_end < 0 else line_end
+    start = max(line_start, position - _QUOTE_BEFORE)
+    end = min(line_end, position + _QUOTE_AFTER)
+    snippet = ("…" if start > line_start else "") + _quoted(text[start:end])
+    snippet += "…" if end < line_end else ""
+    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
+    reason = error.msg[:1].lower() + error.msg[1:]
+    ends = (
+        ""
+        if text[position:].strip()
+        else " (the text ends there)"
+        if document
+        else (" (the line ends there)")
+    )
+    return f"not valid JSON at {where} ({reason}): {snippet.rstrip() if ends else snippet}{ends}"
+
+
 def _load_document(path: Path) -> Any:
     try:
         with path.open("rb") as handle:
             return json.load(handle)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}: {not_json(error, document=True)}") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise InputError(f"{path}: not valid JSON: {error}") from None
     except OSError as error:
@@ -136,6 +177,8 @@ def read_records(path: Path) -> Iterator[Record | Problem]:
                 yield Record(where, json.loads(line), start)
             except UnicodeDecodeError:
                 yield Problem(where, "not valid UTF-8")
+            except json.JSONDecodeError as error:
+                yield Problem(where, not_json(error))
             except ValueError as error:
                 yield Problem(where, f"not valid JSON: {error}")
 
@@ -188,13 +231,23 @@ def _invalid_pair(output: Record | Problem, reference: Record | Problem) -> Prob
 def _id_of(record: Record, key: str) -> tuple[Any, Problem | None]:
     value = record.value
     if not isinstance(value, Mapping):
-        return None, Problem(record.where, f"is not an object, so it has no {key!r}")
+        kind = describe_type(value)
+        message = f"the example is {_a(kind)}, not an object, so it has no --id-key {key!r}"
+        return None, Problem(record.where, message)
     if key not in value:
-        return None, Problem(record.where, f"has no {key!r}")
+        return None, Problem(record.where, f"the example has no {key!r} (the --id-key)")
     ident = value[key]
     if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
-        return None, Problem(record.where, f"{key!r} must be a string or a number")
+        message = (
+            f"the example's {key!r} (the --id-key) is {_a(describe_type(ident))}; "
+            "expected a string or a number"
+        )
+        return None, Problem(record.where, message)
     return ident, None
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _without(value: Mapping[str, Any], key: str) -> dict[str, Any]:
