@@ -53,7 +53,6 @@ from matchevals.cli._report import (
     render_markdown,
     render_table,
 )
-
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
 
 if TYPE_CHECKING:

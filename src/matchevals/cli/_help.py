@@ -9,6 +9,7 @@ signatures, first docstring sentence), so a new built-in appears without a chang
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import re
 import shutil
@@ -22,9 +23,9 @@ __all__ = [
     "EXIT_STATUS",
     "GRAPH_OPTION_HELP",
     "JSON_OPTION_HELP",
+    "REPORT_DETAILS_HELP",
     "Formatter",
     "OptionHelp",
-    "REPORT_DETAILS_HELP",
     "comparator_lines",
     "epilog",
     "help_width",
@@ -229,7 +230,8 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
     option texts wrapped without breaking ``--flag-names`` at their hyphens."""
 
     def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=32, width=help_width())
+        width = help_width()
+        super().__init__(prog, max_help_position=min(32, width // 3), width=width)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return textwrap.wrap(
@@ -271,7 +273,13 @@ def comparator_lines(module: Any) -> list[tuple[str, str]]:
 
 
 def _shown(parameter: inspect.Parameter) -> str:
-    return f"{parameter.name}={parameter.default!r}"
+    """``name=default``; a default that is its class called bare shows as that call."""
+    default = parameter.default
+    if hasattr(default, "__dataclass_fields__"):
+        with contextlib.suppress(Exception):
+            if default == type(default)():
+                return f"{parameter.name}={type(default).__name__}()"
+    return f"{parameter.name}={default!r}"
 
 
 def _section(title: str, body: Sequence[str]) -> list[str]:
@@ -311,7 +319,11 @@ def epilog(
     if comparators is not None:
         body = _paragraph(COMPARATOR_SYNTAX, width)
         body.append("  built-ins (matchevals.json_match.comparators):")
-        body += ["  " + line for line in _items(comparators(), width - 2, column=8)]
+        for signature, sentence in comparators():
+            body += _signature(signature, width)
+            body += textwrap.wrap(
+                sentence, width, initial_indent=" " * 8, subsequent_indent=" " * 8
+            )
         lines += _section("comparators", body)
     if globs:
         lines += _section("paths and globs", _paragraph(PATHS_AND_GLOBS, width))
@@ -321,6 +333,24 @@ def epilog(
     if exit_status:
         lines += _section("exit status", _items(EXIT_STATUS, width, column=7))
     return "\n".join(lines).rstrip()
+
+
+def _signature(signature: str, width: int) -> list[str]:
+    """``    name(a=1, b=2)``, its arguments on further lines when it is too wide."""
+    if len(signature) + 4 <= width:
+        return ["    " + signature]
+    name, _, arguments = signature.partition("(")
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(arguments[:-1]):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(arguments[start:index].strip())
+            start = index + 1
+    parts.append(arguments[start:-1].strip())
+    lines = [f"    {name}("]
+    for index, part in enumerate(parts):
+        lines.append(" " * 8 + part + ("," if index < len(parts) - 1 else ")"))
+    return lines
 
 
 def _command(example: str, width: int) -> list[str]:

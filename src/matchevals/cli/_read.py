@@ -114,15 +114,19 @@ def not_json(error: json.JSONDecodeError, *, document: bool = False) -> str:
     ...     print(not_json(error))
     not valid JSON at column 13 (expecting ':' delimiter): {"a": 1, "b" (the line ends there)
     """
-    text, position = error.doc, error.pos
+    text = error.doc
+    position = min(error.pos, len(text.rstrip()))  # not past the end, onto a final newline
     line_start = text.rfind("\n", 0, position) + 1
     line_end = text.find("\n", position)
     line_end = len(text) if line_end < 0 else line_end
     start = max(line_start, position - _QUOTE_BEFORE)
     end = min(line_end, position + _QUOTE_AFTER)
-    snippet = ("…" if start > line_start else "") + _quoted(text[start:end])
+    quoted = text[start:end] if start > line_start else text[start:end].lstrip()
+    snippet = ("…" if start > line_start else "") + _quoted(quoted)
     snippet += "…" if end < line_end else ""
-    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
+    column = position - line_start + 1
+    line = text.count("\n", 0, position) + 1
+    where = f"line {line}, column {column}" if document else f"column {column}"
     reason = error.msg[:1].lower() + error.msg[1:]
     ends = (
         ""

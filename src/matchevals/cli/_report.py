@@ -11,6 +11,7 @@ import heapq
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from matchevals.cli._read import Counts, Problem
@@ -349,7 +350,7 @@ def _print_worst(console: Any, summary: Summary, narrow: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    title = f"worst examples ({summary.files[0]})"
+    title = f"worst examples of {Path(summary.files[0]).name}"
     with_id = summary.id_key is not None
     if narrow:
         console.print(Text(title, style="bold italic"), justify="center")

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from matchevals._values import json_equal, render
 
-__all__ = ["Located", "locate_differences", "parse_path", "path_text"]
+__all__ = ["Located", "locate_differences", "locate_divergences", "parse_path", "path_text"]
 
 Token = str | int
 _TOKEN = re.compile(
@@ -162,8 +162,7 @@ def locate_differences(
     >>> [(d.path, d.at_expected, d.at_actual) for d in found]
     [('[1].b', (0, 'b'), (1, 'b'))]
     """
-    found: list[Located] = []
-    seen: set[tuple[Any, ...]] = set()
+    found: dict[tuple[Any, ...], Located] = {}
     for result in results:
         metadata = result.get("metadata")
         mismatches = metadata.get("mismatches") if isinstance(metadata, Mapping) else None
@@ -172,10 +171,12 @@ def locate_differences(
                 continue
             for located in _locate(str(result.get("key")), mismatch, outputs, reference_outputs):
                 identity = (located.path, located.at_expected, located.at_actual, located.kind)
-                if identity not in seen:
-                    seen.add(identity)
-                    found.append(located)
-    return found
+                first = found.get(identity)
+                if first is None:
+                    found[identity] = located
+                elif located.key not in first.key.split(", "):  # one difference, several keys
+                    found[identity] = replace(first, key=f"{first.key}, {located.key}")
+    return list(found.values())
 
 
 def _locate(
@@ -250,3 +251,72 @@ def _locate(
         tuple(expected_path) if has_expected and expected_path is not None else None,
         tuple(actual_path) if has_actual and actual_path is not None else None,
     )
+
+
+def _in_reference(reference: Any, tokens: Sequence[Token]) -> list[Token] | None:
+    """A matcher's reference path in the JSON it came from: a ``Repeat``'s body is named
+    ``.steps`` by the matcher and written ``"repeat"`` in JSON."""
+    node, found = reference, []
+    for token in tokens:
+        if token == "steps" and isinstance(node, Mapping) and "steps" not in node:
+            token = "repeat"
+        in_list = isinstance(token, int) and isinstance(node, list) and 0 <= token < len(node)
+        in_object = isinstance(token, str) and isinstance(node, Mapping) and token in node
+        if not (in_list or in_object):
+            return None
+        node = node[token]
+        found.append(token)
+    return found
+
+
+def _nodes_text(nodes: Any) -> str:
+    return "[" + ", ".join(map(str, nodes)) + "]" if isinstance(nodes, list) else "—"
+
+
+def locate_divergences(
+    results: Sequence[Mapping[str, Any]], outputs: Any, reference_outputs: Any
+) -> list[Located]:
+    """Where each graph run first diverged, on both sides: the run's superstep and the
+    reference step (or steps) expected there.
+
+    >>> run, reference = {"steps": [["a"], ["c"]]}, {"steps": [["a"], ["b"]]}
+    >>> meta = {"runs": [{"run": 0, "divergence": {"superstep": 1, "actual": ["c"],
+    ...     "expected": [{"steps": ["b"], "match_mode": "unordered",
+    ...                   "reference": "reference_outputs.steps[1]"}]}}]}
+    >>> [(d.at_expected, d.at_actual) for d in locate_divergences(
+    ...     [{"key": "graph", "score": False, "metadata": meta}], run, reference)]
+    [(('steps', 1), ('steps', 1))]
+    """
+    found: list[Located] = []
+    for result in results:
+        metadata = result.get("metadata")
+        runs = metadata.get("runs") if isinstance(metadata, Mapping) else None
+        for run in runs or ():
+            divergence = run.get("divergence") if isinstance(run, Mapping) else None
+            if not isinstance(divergence, Mapping):
+                continue
+            superstep = divergence.get("superstep")
+            position = run.get("run", 0)
+            prefix: list[Token] = [position] if isinstance(outputs, list) else []
+            at_actual: list[Token] = (
+                [*prefix, "steps", superstep] if isinstance(superstep, int) else []
+            )
+            expected = [e for e in divergence.get("expected") or () if isinstance(e, Mapping)]
+            places = [
+                _in_reference(reference_outputs, (_locator(e.get("reference")) or []))
+                for e in expected
+            ]
+            text = " or ".join(_nodes_text(e.get("steps")) for e in expected) or "(nothing more)"
+            for place in places or [None]:
+                found.append(
+                    Located(
+                        str(result.get("key")),
+                        "divergence",
+                        path_text(at_actual) if at_actual else f"superstep {superstep}",
+                        text,
+                        _nodes_text(divergence.get("actual")),
+                        tuple(place) if place else None,
+                        tuple(at_actual) if at_actual and _exists(outputs, at_actual) else None,
+                    )
+                )
+    return found

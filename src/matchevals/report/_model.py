@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._explain import trajectory_rows
-from matchevals.report._locate import locate_differences
+from matchevals.report._locate import locate_differences, locate_divergences
 from matchevals.report._stats import RunStats, example_score, is_superstep, why
 
 __all__ = [
@@ -214,11 +214,12 @@ def _swimlanes(example: ReportExample) -> list[dict[str, Any]]:
 
 def _detail(example: ReportExample) -> dict[str, Any]:
     given = example.outputs is not NOT_GIVEN and example.reference_outputs is not NOT_GIVEN
-    differences = (
-        locate_differences(example.results, example.outputs, example.reference_outputs)
-        if given
-        else locate_differences(example.results, None, None)
-    )
+    outputs = example.outputs if given else None
+    reference = example.reference_outputs if given else None
+    differences = [
+        *locate_differences(example.results, outputs, reference),
+        *locate_divergences(example.results, outputs, reference),
+    ]
     size = _size([example.outputs, example.reference_outputs]) if given else 0
     return {
         "index": example.index,

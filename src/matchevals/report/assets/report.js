@@ -253,6 +253,16 @@
       if (typeof v === "boolean") return el("span", { class: "b", text: String(v) });
       return el("span", { text: JSON.stringify(v) });
     }
+    function inlineable(v) {
+      if (v === null || typeof v !== "object") return false;
+      var keys = Object.keys(v);
+      if (!keys.length) return false;
+      for (var i = 0; i < keys.length; i++) {
+        var item = v[keys[i]];
+        if (item !== null && typeof item === "object") return false;
+      }
+      return JSON.stringify(v).length <= 64;
+    }
     function walk(v, path, label, depth, last, parent) {
       if (budget.left <= 0) return;
       budget.left -= 1;
@@ -261,7 +271,21 @@
       var prefix = label === null ? null : el("span", { class: "k", text: label + ": " });
       var comma = last ? "" : ",";
       var isArray = Array.isArray(v);
-      if (v !== null && typeof v === "object" && (isArray ? v.length : Object.keys(v).length)) {
+      if (inlineable(v)) {  // a short list or object of plain values: one line, items marked
+        var line = el("div", { class: "line", style: "--depth:" + depth }, prefix, isArray ? "[" : "{");
+        var keys = Object.keys(v);
+        keys.forEach(function (key, position) {
+          var itemPath = path.concat([isArray ? Number(key) : key]);
+          var item = el("span", { class: "node leaf", "data-path": pathKey(itemPath) },
+            isArray ? null : el("span", { class: "k", text: JSON.stringify(key) + ": " }), scalar(v[key]));
+          if (highlights[pathKey(itemPath)]) item.classList.add("diff");
+          line.appendChild(item);
+          if (position < keys.length - 1) line.appendChild(document.createTextNode(", "));
+        });
+        line.appendChild(document.createTextNode((isArray ? "]" : "}") + comma));
+        node.appendChild(line);
+        budget.left -= keys.length;
+      } else if (v !== null && typeof v === "object" && (isArray ? v.length : Object.keys(v).length)) {
         node.appendChild(el("div", { class: "line", style: "--depth:" + depth }, prefix, isArray ? "[" : "{"));
         var keys = isArray ? v.map(function (_, i) { return i; }) : Object.keys(v);
         keys.forEach(function (key, position) {
@@ -346,6 +370,10 @@
       if (d.at_expected) expectedMarks[pathKey(d.at_expected)] = true;
       if (d.at_actual) actualMarks[pathKey(d.at_actual)] = true;
     });
+    if (detail.swimlanes.length) {
+      detailBox.appendChild(el("h3", { text: "Supersteps (reference above, run below)" }));
+      detail.swimlanes.forEach(function (lane) { detailBox.appendChild(swimlane(lane)); });
+    }
     var sides = null;
     if (detail.outputs !== undefined && detail.omitted === null) {
       sides = el("div", { class: "sides" },
@@ -372,10 +400,6 @@
       detailBox.appendChild(sides);
     } else if (detail.omitted) {
       detailBox.appendChild(el("p", { class: "muted", id: "omitted", text: "Values not shown: " + detail.omitted + "." }));
-    }
-    if (detail.swimlanes.length) {
-      detailBox.appendChild(el("h3", { text: "Supersteps (reference above, run below)" }));
-      detail.swimlanes.forEach(function (lane) { detailBox.appendChild(swimlane(lane)); });
     }
     if (scroll) detailBox.scrollIntoView({ block: "start" });
   }
