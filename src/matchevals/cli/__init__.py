@@ -56,7 +56,7 @@ from matchevals.cli._report import (
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
 
 if TYPE_CHECKING:
-    from matchevals.report._model import ReportBuilder
+    from matchevals.cli._html import HtmlPage
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
@@ -416,7 +416,7 @@ def _render(
     args: argparse.Namespace,
     out: IO[str],
     color: bool,
-    builder: ReportBuilder | None,
+    page: HtmlPage | None,
 ) -> None:
     title = f"matchevals {summary.kind}"
     if args.format == "table":
@@ -426,28 +426,10 @@ def _render(
     elif args.format == "jsonl":
         render_jsonl_summary(summary, out)
     elif args.format == "html":
-        assert builder is not None
-        out.write(_html_page(summary, builder, title))
+        assert page is not None
+        out.write(page.render(summary, title))
     else:
         render_json(summary, out)
-
-
-def _html_page(summary: Summary, builder: ReportBuilder, title: str) -> str:
-    from matchevals.report._html import render_page
-
-    facts = summary.as_dict()
-    keep = ("kind", "warnings", "passed", "failed_because", "fail_under", "threshold")
-    document = builder.document(
-        **{key: facts[key] for key in keep if key in facts},
-        title=title,
-        files=list(summary.files),
-        id_key=summary.id_key,
-        invalid=summary.invalid,
-        examples_scored=summary.scored,
-        mean_score=summary.mean,
-        below_threshold=summary.stats.below_threshold,
-    )
-    return render_page(document)
 
 
 def _options_for_run(
@@ -489,11 +471,11 @@ def _run(
     summary.files = (args.outputs, args.references)
     summary.id_key = args.id_key
     summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
-    builder = None
+    page = None
     if args.format == "html":
-        from matchevals.report._model import ReportBuilder, ReportExample
+        from matchevals.cli._html import HtmlPage
 
-        builder = ReportBuilder(details=args.html_details)
+        page = HtmlPage(args.html_details)
     show_problems = args.format != "table" or args.output is not None
     progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
     meter = InputMeter(Path(args.outputs)) if progress else None
@@ -510,58 +492,32 @@ def _run(
             values = None if isinstance(item, Problem) else _values_of(kept, item)
             if args.format == "jsonl":
                 out.write(jsonl_line(item, values) + "\n")
-            if builder is not None:
-                if isinstance(item, Problem):
-                    builder.add_problem(item.where, item.message, counted=item.counted)
-                else:
-                    given = values if values is not None else (None, None)
-                    builder.add(
-                        ReportExample(
-                            item.index, item.id, item.where, item.score, item.results, *given
-                        )
-                    )
+            if page is not None:
+                page.add(item, values)
             if isinstance(item, Problem) and show_problems:
                 _report_problem(item, len(summary.problems))
-        _render(summary, args, out, color, builder)
+        _render(summary, args, out, color, page)
     if show_problems and summary.count_warning():
         print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
     if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
         extra = len(summary.problems) - MAX_STDERR_PROBLEMS
         print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
-    if builder is not None and args.output is not None:
-        print(f"matchevals: wrote {args.output}: {_page_note(summary.scored, args)}",
-              file=sys.stderr)  # fmt: skip
+    if page is not None and args.output is not None:
+        print(f"matchevals: wrote {args.output}: {page.note()}", file=sys.stderr)
     if summary.problems and not args.skip_invalid:
         return EXIT_INVALID
     passed, _ = summary.verdict()
     return EXIT_OK if passed else EXIT_BELOW
 
 
-def _page_note(scored: int, args: argparse.Namespace) -> str:
-    shown = min(scored, args.html_details)
-    return f"{scored} examples, full details for the {shown} lowest-scoring"
-
-
 def _report(args: argparse.Namespace) -> int:
     """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
-    from matchevals.report._html import render_page
-    from matchevals.report._model import ReportBuilder
-    from matchevals.report._saved import SavedRunError, read_saved_run
+    from matchevals.cli._html import saved_run_page
 
-    source = Path(args.results)
-    target = args.output or str(source.with_suffix(".html"))
-    if Path(target).resolve() == source.resolve():
-        raise InputError(f"{target}: the report would overwrite the run it is made from")
-    builder = ReportBuilder(details=args.html_details)
-    try:
-        facts = read_saved_run(source, builder)
-    except SavedRunError as error:
-        raise InputError(str(error)) from None
-    facts["title"] = args.title or facts.get("title") or f"matchevals {facts.get('kind', 'run')}"
-    page = render_page(builder.document(**facts))
+    target, page, note = saved_run_page(args.results, args.output, args.title, args.html_details)
     with _destination(target) as (out, _):
         out.write(page)
-    print(f"matchevals: wrote {target}: {_page_note(builder.stats.scored, args)}", file=sys.stderr)
+    print(f"matchevals: wrote {target}: {note}", file=sys.stderr)
     return EXIT_OK
 
 

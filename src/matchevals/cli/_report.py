@@ -130,6 +130,7 @@ class Summary:
         document: dict[str, Any] = {
             "warnings": [warning] if warning else [],
             "kind": self.kind,
+            "files": list(self.files),
             "passed": passed,
             "failed_because": reasons,
             "fail_under": self.gates.fail_under,

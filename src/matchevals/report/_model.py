@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._explain import trajectory_rows
+from matchevals._values import describe_type
 from matchevals.report._locate import locate_differences, locate_divergences
 from matchevals.report._stats import RunStats, example_score, is_superstep, why
 
@@ -59,11 +60,20 @@ class ReportExample:
     reference_outputs: Any = NOT_GIVEN
 
 
-def _plain_result(result: Any) -> dict[str, Any]:
+def _plain_result(result: Any, subject: str) -> dict[str, Any]:
     """A result dict from a dict or an object with ``key``/``score`` (LangSmith's
     ``EvaluationResult``)."""
     if isinstance(result, Mapping):
+        if "key" not in result:
+            names = ", ".join(repr(str(name)) for name in list(result)[:5]) or "nothing"
+            raise TypeError(f"{subject} has no 'key': a result is {{'key': ..., 'score': ...}}; "
+                            f"it holds {names}")  # fmt: skip
         return dict(result)
+    if not hasattr(result, "key"):
+        raise TypeError(
+            f"{subject} is {_a(describe_type(result))}; expected a result ({{'key': ..., "
+            "'score': ...}} or LangSmith's EvaluationResult)"
+        )
     plain = {name: getattr(result, name, None) for name in ("key", "score", "comment")}
     metadata = getattr(result, "metadata", None)
     plain["metadata"] = dict(metadata) if isinstance(metadata, Mapping) else None
@@ -72,20 +82,25 @@ def _plain_result(result: Any) -> dict[str, Any]:
     return plain
 
 
-def _results_of(value: Any) -> list[dict[str, Any]]:
+def _results_of(value: Any, subject: str) -> list[dict[str, Any]]:
     if isinstance(value, Mapping) and "results" in value and "key" not in value:
-        value = value["results"]
+        value, subject = value["results"], f"{subject}['results']"
     if isinstance(value, Mapping) or hasattr(value, "key"):
-        return [_plain_result(value)]
+        return [_plain_result(value, subject)]
     if isinstance(value, (list, tuple)):
-        return [_plain_result(item) for item in value]
+        return [_plain_result(item, f"{subject}[{i}]") for i, item in enumerate(value)]
     raise TypeError(
-        f"expected an evaluator result, a list of them or {{'results': [...]}}; got "
-        f"{type(value).__name__}"
+        f"{subject} is {_a(describe_type(value))}; expected an evaluator result (a dict with "
+        "'key' and 'score'), a list of them, or {'results': [...], 'outputs': ..., "
+        "'reference_outputs': ...}"
     )
 
 
-def example_from(item: Any, position: int) -> ReportExample:
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def example_from(item: Any, position: int, subject: str | None = None) -> ReportExample:
     """One example from any of the shapes a notebook has at hand:
 
     - an evaluator result (``{"key": ..., "score": ...}``) or a list of them;
@@ -93,12 +108,19 @@ def example_from(item: Any, position: int) -> ReportExample:
       id optional; ``--format jsonl`` example lines have this shape);
     - a ``langsmith.evaluate`` row (``{"run": ..., "example": ..., "evaluation_results": ...}``).
 
+    A ``TypeError`` names the item (``subject``, ``examples[3]`` by default) and what is wrong.
+
     >>> example_from({"key": "json_match:a", "score": 0.5}, 3).score
     0.5
+    >>> example_from(7, 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: examples[3] is a number; expected an evaluator result (a dict with 'key' and ...
     """
+    subject = subject or f"examples[{position}]"
     if isinstance(item, Mapping) and "evaluation_results" in item:
         run, example = item.get("run"), item.get("example")
-        results = _results_of(item["evaluation_results"])
+        results = _results_of(item["evaluation_results"], f"{subject}['evaluation_results']")
         ident = getattr(example, "id", None)
         return ReportExample(
             index=position,
@@ -110,10 +132,13 @@ def example_from(item: Any, position: int) -> ReportExample:
             reference_outputs=getattr(example, "outputs", NOT_GIVEN),
         )
     if isinstance(item, Mapping) and "results" in item and "key" not in item:
-        results = _results_of(item["results"])
-        score = item.get("score")
+        results = _results_of(item["results"], f"{subject}['results']")
+        score, index = item.get("score"), item.get("index", position)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"{subject}['index'] is {_a(describe_type(index))}; expected a whole "
+                            "number")  # fmt: skip
         return ReportExample(
-            index=int(item.get("index", position)),
+            index=index,
             id=item.get("id", position),
             where=str(item.get("where") or f"example {position}"),
             score=float(score) if isinstance(score, (int, float)) else example_score(results),
@@ -121,7 +146,7 @@ def example_from(item: Any, position: int) -> ReportExample:
             outputs=item.get("outputs", NOT_GIVEN),
             reference_outputs=item.get("reference_outputs", NOT_GIVEN),
         )
-    results = _results_of(item)
+    results = _results_of(item, subject)
     return ReportExample(position, position, f"example {position}", example_score(results), results)
 
 
@@ -260,10 +285,11 @@ class ReportBuilder:
     _scores: list[float] = field(default_factory=list)
     _ids: list[Any] = field(default_factory=list)
     _wheres: list[str] = field(default_factory=list)
-    _whys: list[str] = field(default_factory=list)
+    _whys: list[int] = field(default_factory=list)  # into _why_texts: reasons repeat
+    _why_texts: dict[str, int] = field(default_factory=dict)
     _indexes: list[int] = field(default_factory=list)
     _prefix: str | None = None
-    _worst: list[tuple[float, int, int, dict[str, Any]]] = field(default_factory=list)
+    _worst: list[tuple[float, int, int, ReportExample]] = field(default_factory=list)
     _order: itertools.count[int] = field(default_factory=itertools.count)
     problems: list[dict[str, Any]] = field(default_factory=list)
     invalid: int = 0
@@ -280,7 +306,8 @@ class ReportBuilder:
         self._wheres.append(example.where)
         self._prefix = _common_prefix(self._prefix, example.where)
         reason = why(example.results) if example.score < 1 else ""
-        self._whys.append(reason if len(reason) <= WHY_LIMIT else reason[: WHY_LIMIT - 1] + "…")
+        reason = reason if len(reason) <= WHY_LIMIT else reason[: WHY_LIMIT - 1] + "…"
+        self._whys.append(self._why_texts.setdefault(reason, len(self._why_texts)))
         for result in example.results:
             key = str(result.get("key"))
             self.kinds.add("graph" if key.startswith("graph_trajectory") else "json")
@@ -294,7 +321,7 @@ class ReportBuilder:
             best_kept = self._worst[0]
             if entry_key <= (best_kept[0], best_kept[1]):
                 return  # not worse than the best of the kept worst: no detail
-        entry = (-example.score, -example.index, next(self._order), _detail(example))
+        entry = (-example.score, -example.index, next(self._order), example)
         if len(self._worst) < self.details:
             heapq.heappush(self._worst, entry)
         else:
@@ -312,8 +339,8 @@ class ReportBuilder:
         kept = sorted(self._worst, key=lambda e: (-e[0], -e[1]))
         budget = VALUES_BUDGET
         details: dict[str, Any] = {}
-        for _, _, _, detail in kept:
-            detail = dict(detail)
+        for _, _, _, example in kept:
+            detail = _detail(example)  # for the kept worst only, once
             values = detail.pop("values")
             size = detail["size"]
             if values is not None and size <= VALUES_LIMIT and size <= budget:
@@ -369,6 +396,7 @@ class ReportBuilder:
                 "where_prefix": prefix,
                 "where": [w[len(prefix) :] for w in self._wheres],
                 "why": self._whys,
+                "why_texts": list(self._why_texts),
             },
             "details": details,
             "details_limit": self.details,
@@ -380,7 +408,7 @@ class ReportBuilder:
 def _common_prefix(prefix: str | None, text: str) -> str:
     """The longest common prefix so far, cut back to a path separator or ``:``."""
     if prefix is None:
-        cut = max(text.rfind(":"), text.rfind("["), text.rfind("/"))
+        cut = max(text.rfind(":"), text.rfind("["), text.rfind("/"), text.rfind(" "))
         return text[: cut + 1] if cut >= 0 else ""
     if text.startswith(prefix):
         return prefix

@@ -62,9 +62,9 @@ def read_saved_run(path: Path, builder: ReportBuilder) -> dict[str, Any]:
         kind = line.get("type") if isinstance(line, dict) else None
         if kind == "example":
             try:
-                builder.add(example_from(line, position))
+                builder.add(example_from(line, position, subject="the example line"))
             except (TypeError, ValueError) as error:
-                raise SavedRunError(f"{path}:{number}: not an example line: {error}") from None
+                raise SavedRunError(f"{path}:{number}: {error}") from None
             position += 1
         elif kind == "invalid":
             builder.add_problem(
@@ -73,7 +73,9 @@ def read_saved_run(path: Path, builder: ReportBuilder) -> dict[str, Any]:
         elif kind == "summary":
             facts = {key: line[key] for key in SUMMARY_FACTS if key in line}
             per_file = line.get("examples_per_file")
-            if isinstance(per_file, dict):
+            if isinstance(line.get("files"), list):
+                facts["files"] = [str(name) for name in line["files"]]
+            elif isinstance(per_file, dict):  # a run saved before "files" was written
                 facts["files"] = list(per_file)
         else:
             raise SavedRunError(

@@ -37,7 +37,16 @@
     return String(Number(Number(value).toPrecision(4)));
   }
 
+  function why(position) { return R.why_texts[R.why[position]]; }
   function where(position) { return R.where_prefix + R.where[position]; }
+  // "line 17" / "item 3" when every example comes from one file, else where it came from
+  var oneFile = /[:\[]$/.test(R.where_prefix || "") ? R.where_prefix.slice(0, -1) : null;
+  function place(position) {
+    var rest = R.where[position];
+    if (oneFile !== null && /^\d+$/.test(rest)) return "line " + rest;
+    if (oneFile !== null && /^\d+\]$/.test(rest)) return "item " + rest.slice(0, -1);
+    return where(position);
+  }
   function binOf(score) { return score >= 1 ? 10 : Math.max(0, Math.min(9, Math.floor(score * 10))); }
   function pathKey(tokens) { return JSON.stringify(tokens); }
   function pathText(tokens) {
@@ -150,6 +159,7 @@
   // ---------------------------------------------------------------- examples table
   var state = { text: "", failing: false, bin: null, sort: "score", dir: 1, page: 0, selected: null };
   main.appendChild(el("h2", { text: "Examples" }));
+  if (oneFile !== null) main.appendChild(el("div", { class: "muted mono", id: "examples-file", text: "of " + oneFile }));
   var search = el("input", { type: "search", id: "filter", placeholder: "filter by id, file:line or why…", "aria-label": "filter examples" });
   var failing = el("input", { type: "checkbox", id: "only-failing" });
   var binChip = el("span", { class: "chip", id: "bin-filter", style: "display:none", title: "click to clear" });
@@ -188,7 +198,7 @@
     if (state.failing && !(R.score[position] < 1)) return false;
     if (state.bin !== null && binOf(R.score[position]) !== state.bin) return false;
     if (state.text) {
-      var haystack = (String(R.id[position]) + "\u0000" + where(position) + "\u0000" + R.why[position]).toLowerCase();
+      var haystack = (String(R.id[position]) + "\u0000" + where(position) + "\u0000" + why(position)).toLowerCase();
       if (haystack.indexOf(state.text) < 0) return false;
     }
     return true;
@@ -198,7 +208,7 @@
     if (state.sort === "score") { left = R.score[a]; right = R.score[b]; }
     else if (state.sort === "index") { left = R.index[a]; right = R.index[b]; }
     else if (state.sort === "id") { left = R.id[a]; right = R.id[b]; }
-    else if (state.sort === "why") { left = R.why[a]; right = R.why[b]; }
+    else if (state.sort === "why") { left = why(a); right = why(b); }
     else { left = a; right = b; }
     if (left < right) return -state.dir;
     if (left > right) return state.dir;
@@ -217,9 +227,9 @@
       var tr = el("tr", { class: "example" + (state.selected === index ? " selected" : ""), "data-index": index, "data-score": score, onclick: function () { select(index, true); } });
       tr.appendChild(el("td", { class: "num", text: String(index) }));
       if (showId) tr.appendChild(el("td", { class: "mono", text: String(R.id[position]), title: String(R.id[position]) }));
-      tr.appendChild(el("td", { class: "where", text: where(position), title: where(position) }));
+      tr.appendChild(el("td", { class: "where", text: place(position), title: where(position) }));
       tr.appendChild(el("td", { class: "num score" + (score >= 1 ? " perfect" : score < 0.5 ? " low" : ""), text: fmt(score) }));
-      tr.appendChild(el("td", { text: R.why[position], title: R.why[position] }));
+      tr.appendChild(el("td", { text: why(position), title: why(position) }));
       body.appendChild(tr);
     });
     matchCount.textContent = shown.length === N ? N + " examples" : shown.length + " of " + N + " examples";
@@ -356,7 +366,7 @@
     detailBox.appendChild(head);
     if (!detail) {
       head.appendChild(el("p", { class: "muted", id: "no-detail", text: "The page holds the full details of the " + data.details_limit + " lowest-scoring examples only (--html-details); this one is not among them." }));
-      if (R.why[position]) head.appendChild(el("p", { text: R.why[position] }));
+      if (why(position)) head.appendChild(el("p", { text: why(position) }));
       return;
     }
     var results = el("table", { class: "plain", id: "results" }, el("tr", null, el("th", { text: "key" }), el("th", { text: "score" }), el("th", { text: "comment" })));
