@@ -117,20 +117,51 @@ def test_help_fits_the_terminal(
 
 
 def test_help_imports_only_the_command_it_shows() -> None:
-    """json --help builds no graph flags and draws nothing with rich (the core's own import
-    time is its own business; ``benchmarks/bench_cli.py`` measures the total)."""
+    """``--help`` imports nothing of the CLI's that running a command needs: json --help builds
+    no graph flags, and past the core it needs for the factory's signature, loads no reading,
+    scoring, reporting, rich, multiprocessing or HTML module; ``matchevals --help`` and
+    ``report --help`` load no evaluator at all (``benchmarks/bench_cli_help.py`` times it)."""
     code = (
         "import sys\n"
+        "core = sys.argv[2]\n"
+        "if core != '-':\n    __import__(core)\n"
+        "before = set(sys.modules)\n"
         "from matchevals.cli import main\n"
-        "try:\n    main([sys.argv[1], '--help'])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(n for n in ('rich', 'matchevals.graph_trajectory', 'matchevals.json_match')"
-        " if n in sys.modules))\n"
+        "try:\n    main([*sys.argv[1:2], '--help'] if sys.argv[1] != '-' else ['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
-    for command, expected in (
-        ("json", "['matchevals.json_match']"),
-        ("graph", "['matchevals.graph_trajectory']"),
+    running = (
+        "rich",
+        "multiprocessing",
+        "concurrent.futures",
+        "matchevals.report",
+        "matchevals.cli._command",
+        "matchevals.cli._read",
+        "matchevals.cli._run",
+        "matchevals.cli._report",
+        "matchevals.cli._progress",
+        "matchevals.cli._html",
+    )
+    for command, core, absent in (
+        ("json", "matchevals.json_match", ("matchevals.graph_trajectory", *running)),
+        ("graph", "matchevals.graph_trajectory", running),
+        ("report", "-", ("matchevals.json_match", "matchevals.graph_trajectory", *running)),
+        ("-", "-", ("matchevals.json_match", "matchevals.graph_trajectory", *running)),
     ):
         completed = subprocess.run(
-            [sys.executable, "-c", code, command], capture_output=True, text=True, timeout=120
-        )
-        assert completed.stdout.splitlines()[-1] == expected, completed.stderr
+            [sys.executable, "-c", code, command, core],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        loaded = completed.stdout.split()
+        assert "matchevals.cli" in loaded, completed.stdout
+        unwanted = [n for n in loaded if any(n == a or n.startswith(a + ".") for a in absent)]
+        assert unwanted == [], (command, unwanted)
+
+
+def test_the_html_details_default_is_the_reports() -> None:
+    from matchevals.cli import HTML_DETAILS
+    from matchevals.report import DEFAULT_DETAILS
+
+    assert HTML_DETAILS == DEFAULT_DETAILS

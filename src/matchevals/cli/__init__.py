@@ -14,7 +14,8 @@ example without its partner or that the evaluator rejects (unless ``--skip-inval
 or unreadable file, or bad options. Invalid input wins over 1.
 
 Only what a command needs is imported: ``matchevals json --help`` builds the json flags alone
-(from the factory's signature), and rich is imported when a table or progress line is drawn.
+(from the factory's signature); reading, scoring and reporting (``_command``) are imported once
+the arguments are parsed, and rich when a table or progress line is drawn.
 
 >>> main(["json", "--help"])  # doctest: +SKIP
 """
@@ -22,50 +23,31 @@ Only what a command needs is imported: ``matchevals json --help`` builds the jso
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from matchevals.cli import _help
-from matchevals.cli._flags import add_factory_flags, given_options, in_cli_words, option_conflict
-from matchevals.cli._judge import JudgeFlagError, check_picklable, judge_spec, load_judge
-from matchevals.cli._progress import InputMeter, with_progress
-from matchevals.cli._read import (
-    Counts,
-    Example,
-    InputError,
-    Problem,
-    load_single,
-    pair_by_id,
-    pair_by_position,
-    pair_with_one,
-    read_records,
+from matchevals.cli._flags import add_factory_flags, given_options
+from matchevals.cli._judge import judge_spec
+from matchevals.cli._output import (
+    EXIT_BELOW,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_OK,
+    OutputOpenError,
+    ReportError,
+    discard_stdout,
 )
-from matchevals.cli._report import (
-    Gates,
-    Summary,
-    jsonl_line,
-    render_json,
-    render_jsonl_summary,
-    render_markdown,
-    render_table,
-)
-from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
 
 if TYPE_CHECKING:
-    from matchevals.cli._html import HtmlPage
+    from matchevals.cli._run import Kind
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_INVALID = 2
 FORMATS = ("table", "json", "jsonl", "markdown", "html")
 COMMANDS = ("json", "graph", "report", "demo")
-MAX_STDERR_PROBLEMS = 20
+HTML_DETAILS = 1000  # matchevals.report.DEFAULT_DETAILS, not imported for --help (tested equal)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -131,14 +113,12 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
-    from matchevals.report._model import DEFAULT_DETAILS
-
     group.add_argument(
         "--html-details",
         type=_non_negative,
-        default=DEFAULT_DETAILS,
+        default=HTML_DETAILS,
         metavar="N",
-        help=(text or _help.COMMON_HELP["html_details"]).render(str(DEFAULT_DETAILS)),
+        help=(text or _help.COMMON_HELP["html_details"]).render(str(HTML_DETAILS)),
     )
 
 
@@ -289,238 +269,6 @@ def _builtin_comparators() -> list[tuple[str, str]]:
     return _help.comparator_lines(comparators)
 
 
-def _pairs(
-    args: argparse.Namespace, kind: Kind, counts: Counts, meter: InputMeter | None = None
-) -> Iterator[Example | Problem]:
-    outputs_path, references_path = Path(args.outputs), Path(args.references)
-    outputs = read_records(outputs_path)
-    if meter is not None:
-        outputs = meter.records(outputs)
-    if args.id_key:
-        return pair_by_id(outputs, references_path, args.id_key, counts)
-    if kind == "graph" and references_path.suffix.lower() == ".json":
-        reference = load_single(references_path)
-        if not isinstance(reference, list):
-            return pair_with_one(outputs, reference, counts)
-    return pair_by_position(outputs, read_records(references_path), counts)
-
-
-def _with_values(
-    pairs: Iterable[Example | Problem], kept: dict[int, tuple[Any, Any]]
-) -> Iterator[Example | Problem]:
-    """Pass the pairs on, keeping each example's values until its score comes back."""
-    for item in pairs:
-        if isinstance(item, Example):
-            kept[item.index] = (item.outputs, item.reference)
-        yield item
-
-
-def _values_of(kept: dict[int, tuple[Any, Any]], item: Scored) -> tuple[Any, Any] | None:
-    """The values of a scored example; those of earlier examples (that became problems) go."""
-    while kept:
-        first = next(iter(kept))
-        if first >= item.index:
-            break
-        del kept[first]
-    return kept.pop(item.index, None)
-
-
-class ReportError(Exception):
-    """The report could not be written (a full disk, a failing device, ...): exit 2."""
-
-    def __init__(self, where: str, error: OSError) -> None:
-        super().__init__(f"cannot write the report to {where}: {error}")
-
-
-class _Guarded:
-    """The report's handle; an OSError on write or flush becomes a ReportError naming it.
-
-    BrokenPipeError passes through: a reader that went away (``| head``) is not an error.
-    """
-
-    def __init__(self, handle: IO[str], where: str) -> None:
-        self._handle, self._where = handle, where
-
-    def write(self, text: str) -> int:
-        try:
-            return self._handle.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def flush(self) -> None:
-        try:
-            self._handle.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def close(self) -> None:
-        try:
-            self._handle.close()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
-        return getattr(self._handle, name)
-
-
-def _discard_stdout() -> None:
-    """Point stdout at devnull, so output still buffered cannot fail again at exit.
-
-    What the Python docs recommend for SIGPIPE; used for a full disk too.
-    """
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-
-
-@contextlib.contextmanager
-def _destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
-    if path is None:
-        out = _Guarded(sys.stdout, "standard output")
-        try:
-            yield cast(IO[str], out), sys.stdout.isatty()
-            out.flush()
-        except ReportError:
-            _discard_stdout()
-            raise
-        return
-    try:
-        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
-    guarded = _Guarded(handle, path)
-    try:
-        yield cast(IO[str], guarded), False
-    except BaseException:
-        with contextlib.suppress(OSError):
-            handle.close()
-        raise
-    guarded.close()  # flushes: a full disk may only show here
-
-
-def _report_problem(problem: Problem, count: int) -> None:
-    """The first invalid examples go to stderr as they are found; the rest are counted."""
-    if count <= MAX_STDERR_PROBLEMS:
-        print(f"matchevals: {problem}", file=sys.stderr)
-
-
-def _render(
-    summary: Summary,
-    args: argparse.Namespace,
-    out: IO[str],
-    color: bool,
-    page: HtmlPage | None,
-) -> None:
-    title = f"matchevals {summary.kind}"
-    if args.format == "table":
-        render_table(summary, out, title=title, color=color)
-    elif args.format == "markdown":
-        render_markdown(summary, out, title=title)
-    elif args.format == "jsonl":
-        render_jsonl_summary(summary, out)
-    elif args.format == "html":
-        assert page is not None
-        out.write(page.render(summary, title))
-    else:
-        render_json(summary, out)
-
-
-def _options_for_run(
-    kind: Kind, options: dict[str, Any], names: Sequence[str], workers: int
-) -> dict[str, Any]:
-    """The factory options with ``--judge`` loaded; a ``JudgeFlagError`` or ``ValueError`` in
-    the CLI's words otherwise."""
-    conflict = option_conflict(options)
-    if conflict:
-        raise ValueError(conflict)
-    if isinstance(options.get("judge"), str):
-        spec = options["judge"]
-        options = {**options, "judge": load_judge(spec)}
-        if workers > 1:
-            check_picklable(spec, options["judge"])
-    try:
-        build_evaluator(kind, options)
-    except (TypeError, ValueError) as error:
-        raise ValueError(in_cli_words(str(error), [*names, "judge"])) from None
-    return options
-
-
-def _run(
-    args: argparse.Namespace, kind: Kind, options: dict[str, Any], names: Sequence[str] = ()
-) -> int:
-    if args.format == "html" and args.output is None and sys.stdout.isatty():
-        print(
-            f"matchevals {kind}: error: --format html writes a page: pass --output report.html "
-            "(or redirect standard output)",
-            file=sys.stderr,
-        )
-        return EXIT_INVALID
-    try:
-        options = _options_for_run(kind, options, names, args.workers)
-    except (JudgeFlagError, ValueError) as error:
-        print(f"matchevals {kind}: error: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    summary = Summary(kind, worst_count=max(0, args.worst))
-    summary.files = (args.outputs, args.references)
-    summary.id_key = args.id_key
-    summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
-    page = None
-    if args.format == "html":
-        from matchevals.cli._html import HtmlPage
-
-        page = HtmlPage(args.html_details)
-    show_problems = args.format != "table" or args.output is not None
-    progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
-    meter = InputMeter(Path(args.outputs)) if progress else None
-    kept: dict[int, tuple[Any, Any]] = {}
-    with _destination(args.output) as (out, color):
-        pairs: Iterable[Example | Problem] = _pairs(args, kind, summary.counts, meter)
-        if args.format in ("jsonl", "html"):
-            pairs = _with_values(pairs, kept)
-        items: Iterable[Scored | Problem] = score_all(pairs, kind, options, args.workers)
-        if meter is not None:
-            items = with_progress(items, meter)
-        for item in items:
-            summary.add(item)
-            values = None if isinstance(item, Problem) else _values_of(kept, item)
-            if args.format == "jsonl":
-                out.write(jsonl_line(item, values) + "\n")
-            if page is not None:
-                page.add(item, values)
-            if isinstance(item, Problem) and show_problems:
-                _report_problem(item, len(summary.problems))
-        _render(summary, args, out, color, page)
-    if show_problems and summary.count_warning():
-        print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
-    if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
-        extra = len(summary.problems) - MAX_STDERR_PROBLEMS
-        print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
-    if page is not None and args.output is not None:
-        print(f"matchevals: wrote {args.output}: {page.note()}", file=sys.stderr)
-    if summary.problems and not args.skip_invalid:
-        return EXIT_INVALID
-    passed, _ = summary.verdict()
-    return EXIT_OK if passed else EXIT_BELOW
-
-
-def _report(args: argparse.Namespace) -> int:
-    """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
-    from matchevals.cli._html import saved_run_page
-
-    target, page, note = saved_run_page(args.results, args.output, args.title, args.html_details)
-    with _destination(target) as (out, _):
-        out.write(page)
-    print(f"matchevals: wrote {target}: {note}", file=sys.stderr)
-    return EXIT_OK
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``matchevals`` command line; return its exit status.
 
@@ -548,9 +296,9 @@ def _flush_stdout() -> bool:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _discard_stdout()
+        discard_stdout()
     except OSError as error:
-        _discard_stdout()
+        discard_stdout()
         print(f"matchevals: error: cannot write to standard output: {error}", file=sys.stderr)
         return False
     return True
@@ -560,21 +308,24 @@ def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser, names = _parser(_command_of(words))
     args = parser.parse_args(words)
+    from matchevals.cli._command import run_report, run_scoring
+    from matchevals.cli._read import InputError
+
     try:
         if args.command == "demo":
             from matchevals.cli._demo import run_demo
 
             return run_demo(graph=not args.no_graph)
         if args.command == "report":
-            return _report(args)
+            return run_report(args)
         kind: Kind = args.command
-        return _run(args, kind, given_options(args, names[kind]), names[kind])
-    except (InputError, ReportError) as error:
+        return run_scoring(args, kind, given_options(args, names[kind]), names[kind])
+    except (InputError, OutputOpenError, ReportError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print("matchevals: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
-        _discard_stdout()
+        discard_stdout()
         return EXIT_OK
