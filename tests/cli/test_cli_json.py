@@ -255,6 +255,25 @@ def test_comparator_flags_build_the_built_in_comparators(
     assert "unknown comparator 'nope'" in capsys.readouterr().err
 
 
+def test_comparator_flags_as_the_readme_writes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bare name calls the built-in with no arguments; arguments are Python literals; an
+    expression that is not a literal is refused, naming the flag."""
+    out = write_jsonl(tmp_path / "o.jsonl", [{"tags": ["b", "a"], "code": "ABC-12"}])
+    ref = write_jsonl(tmp_path / "r.jsonl", [{"tags": ["a", "b"], "code": "XYZ-9"}])
+    assert summary_of(capsys, "json", out, ref)["mean_score"] == 0.0
+    readme = ["tags=unordered", 'code=regex(r"[A-Z]{3}-\\d+")']
+    assert summary_of(capsys, "json", out, ref, "--comparators", *readme)["mean_score"] == 1.0
+    with pytest.raises(SystemExit) as exited:
+        main(["json", str(out), str(ref), "--comparators", "name=similar(normalize=text())"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "matchevals json: error: --comparators name: 'similar(normalize=text())' is not a "
+        "comparator call such as numeric(abs_tol=0.01)"
+    )
+
+
 BAD_INVOCATIONS = [
     (["missing.jsonl", "ref.jsonl"], "missing.jsonl: no such file"),
     (["data.csv", "ref.jsonl"], "data.csv: expected a .json or .jsonl file"),

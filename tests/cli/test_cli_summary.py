@@ -80,6 +80,13 @@ def test_threshold_is_a_gate_in_the_summary_and_the_exit_status(
     assert markdown.splitlines()[0] == "### matchevals graph — FAILED (threshold 0.8)"
     assert "> **Failed because:** 1 example scored below --threshold 0.8" in markdown
     assert "**1** below threshold 0.8" in markdown
+    status, table = call(capsys, *args)
+    words = " ".join(table.split())
+    assert status == 1
+    assert words.startswith(
+        "matchevals graph: 3 examples scored, 0 invalid, mean score 0.7778, 1 below threshold "
+        "0.8 — FAILED (threshold 0.8) failed because 1 example scored below --threshold 0.8 "
+    )
     status, _ = call(capsys, "graph", *graph_files, "--partial-credit", "--threshold", "0.5")
     assert status == 0
 

@@ -7,6 +7,8 @@ rows); that it loads nothing from anywhere; and what a 100,000-example run embed
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +32,7 @@ from tests.report.runs import (
     hundred_thousand,
     json_run,
 )
+from tests.test_examples import EXAMPLES
 
 
 @pytest.fixture(scope="module")
@@ -322,3 +325,20 @@ def test_an_input_problem_is_on_the_page(tmp_path: Path) -> None:
     (problem,) = document["problems"]
     assert problem["where"] == f"{outputs}:2"
     assert problem["message"].startswith('not valid JSON at column 6 (expecting value): {"a":')
+
+
+def test_the_example_writes_a_report_of_a_langsmith_run(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, str(EXAMPLES / "html_report.py"), str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines()[-1] == f"wrote {tmp_path / 'report.html'} (4 examples)"
+    document = document_of((tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert sorted(document["rows"]["score"]) == [pytest.approx(1 / 3), 1.0, 1.0, 1.0]
+    assert document["summary"]["passed"] is False  # the mean 0.833 is below 0.9
+    (detail,) = [d for d in document["details"].values() if d["outputs"]["name"] == "Di"]
+    assert [(d["path"], d["expected"], d["actual"]) for d in detail["differences"]] == [
+        ("age", "62", "63"),
+        ("city", '"Lyon"', "null"),
+    ]

@@ -276,6 +276,7 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     """The terminal summary, drawn with rich at the terminal's width."""
     from rich import box
     from rich.console import Console
+    from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
 
@@ -297,8 +298,8 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     headline.append(" — ")
     headline.append(heading, style="green" if passed else "red")
     console.print(headline)
-    for reason in reasons:
-        console.print(Text(f"  failed because {reason}", style="red"))
+    for reason in reasons:  # wrapped lines stay indented under their reason
+        console.print(Padding(Text(f"failed because {reason}", style="red"), (0, 0, 0, 2)))
     rows = summary.key_rows()
     plain = [row for row in rows if not is_superstep(row[0])]
     steps = [row for row in rows if is_superstep(row[0])]
