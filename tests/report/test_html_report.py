@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from langsmith import evaluate
+from langsmith.evaluation import EvaluationResult
 from langsmith.schemas import Example
 
 from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
@@ -33,6 +34,12 @@ from tests.report.runs import (
     json_run,
 )
 from tests.test_examples import EXAMPLES
+
+# langsmith 0.3.45 (the lower bound) drops a result's "metadata" inside evaluate (its
+# EvaluationResult has no such field), so a row's differences cannot be located; 0.15.1 keeps it.
+KEEPS_METADATA = "metadata" in (  # a pydantic v1 model there, v2 here
+    getattr(EvaluationResult, "model_fields", None) or EvaluationResult.__fields__
+)
 
 
 @pytest.fixture(scope="module")
@@ -262,9 +269,8 @@ def test_from_a_langsmith_evaluate_run() -> None:
     )
     assert detail["outputs"] == {"name": "Bob", "age": 41}
     assert detail["reference_outputs"] == {"name": "Bob", "age": 40}
-    assert [(d["at_expected"], d["at_actual"]) for d in detail["differences"]] == [
-        (["age"], ["age"])
-    ]
+    located = [(d["at_expected"], d["at_actual"]) for d in detail["differences"]]
+    assert located == ([(["age"], ["age"])] if KEEPS_METADATA else [])
 
 
 @pytest.mark.parametrize(
@@ -338,7 +344,5 @@ def test_the_example_writes_a_report_of_a_langsmith_run(tmp_path: Path) -> None:
     assert sorted(document["rows"]["score"]) == [pytest.approx(1 / 3), 1.0, 1.0, 1.0]
     assert document["summary"]["passed"] is False  # the mean 0.833 is below 0.9
     (detail,) = [d for d in document["details"].values() if d["outputs"]["name"] == "Di"]
-    assert [(d["path"], d["expected"], d["actual"]) for d in detail["differences"]] == [
-        ("age", "62", "63"),
-        ("city", '"Lyon"', "null"),
-    ]
+    located = [(d["path"], d["expected"], d["actual"]) for d in detail["differences"]]
+    assert located == ([("age", "62", "63"), ("city", '"Lyon"', "null")] if KEEPS_METADATA else [])
