@@ -59,13 +59,13 @@ def test_workers_give_the_same_bytes_pairing_by_id(tmp_path: Path, report: str) 
     assert [e["index"] for e in examples] == list(range(len(examples)))
     invalid = [(ln["where"], ln["message"][:24]) for ln in lines if ln["type"] == "invalid"]
     assert invalid[:2] == [
-        (f"{ref}:501", "not valid JSON: Expectin"),
+        (f"{ref}:501", "not valid JSON at column"),
         (f"{ref}:1202", "duplicate id 'e7' (first"),
     ]  # reference problems first, then the outputs in order, then references left over
     assert (f"{out}:41", "duplicate id 'e39' in th") in invalid
-    assert (f"{out}:301", "not valid JSON: Expectin") in invalid
+    assert (f"{out}:301", "not valid JSON at column") in invalid
     assert (f"{out}:1203", "no reference with id 'no") in invalid
-    assert (f"{out}:1204", "has no 'id'") in invalid
+    assert (f"{out}:1204", "the example has no 'id' ") in invalid
     assert invalid[-1][0] == next(  # e40 has no output: its duplicate took e39's place
         f"{ref}:{n}" for n, line in enumerate(ref.read_text().splitlines(), 1) if '"e40"' in line
     )
@@ -161,7 +161,9 @@ def test_a_command_imports_only_the_evaluator_it_uses(tmp_path: Path) -> None:
     )
     assert completed.stdout.split() == ["0", "False", "False"], completed.stderr
     report = (tmp_path / "report.txt").read_text()
-    assert report.startswith("matchevals graph: 1 examples scored, 0 invalid, mean score 1\n")
+    assert report.startswith(
+        "matchevals graph: 1 examples scored, 0 invalid, mean score 1 — passed\n"
+    )
 
 
 def test_engine_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
@@ -275,7 +277,7 @@ def _leaves(value: Any) -> list[Any]:
     [
         (b"\n", "blank line (each line of a JSONL file is one example)"),
         (b"{\xff}\n", "not valid UTF-8"),
-        (b"[1,\n", "not valid JSON: Expecting value: line 1 column 4 (char 3)"),
+        (b"[1,\n", "not valid JSON at column 4 (expecting value): [1, (the line ends there)"),
     ],
 )
 def test_a_line_that_is_not_an_example_says_why(line: bytes, message: str) -> None:
@@ -289,3 +291,33 @@ def test_big_integers_and_special_numbers_keep_their_standard_meaning() -> None:
     value = decode(line)
     assert value["big"] == 123456789012345678901234567890 and isinstance(value["big"], int)
     assert value["nan"] != value["nan"] and value["neg"] == 0 and value["s"] == "\ud800"
+
+
+def test_workers_write_the_same_html_page_as_one_process(tmp_path: Path) -> None:
+    """``--format html`` with workers: each example's row comes back with its chunk, the worst
+    examples' values once per worker at the end; the page is the one process's, byte for byte,
+    and it holds the worst examples' values (id key removed) and the exact per-key means."""
+    from tests.report.runs import document_of
+
+    out, ref = shuffled_by_id(tmp_path, 1200)
+    flags = ["--id-key", "id", "--format", "html", "--html-details", "30", "--skip-invalid"]
+    pages = []
+    for workers in ("1", "3"):
+        page = tmp_path / f"page{workers}.html"
+        completed = run("json", out, ref, *flags, "--workers", workers, "-o", page)
+        no_traceback(completed)
+        assert completed.returncode == 0, completed.stderr
+        pages.append(page.read_text())
+    assert pages[0] == pages[1]
+    document = document_of(pages[0])
+    summary = json.loads(run("json", out, ref, "--id-key", "id", "--format", "json").stdout)
+    assert document["summary"]["examples_scored"] == summary["summary"]["examples_scored"] == 1199
+    assert len(document["rows"]["score"]) == 1199
+    assert sorted(document["rows"]["index"]) == list(range(1199))
+    assert len(document["details"]) == 30
+    rows = document["rows"]
+    lowest = sorted(zip(rows["score"], rows["index"], strict=True))[:30]
+    assert sorted(map(int, document["details"])) == sorted(index for _, index in lowest)
+    assert all("id" not in detail["outputs"] for detail in document["details"].values())
+    means = {row["key"]: row["mean"] for row in document["keys"]}
+    assert means == {k: v["mean"] for k, v in summary["summary"]["per_key"].items()}

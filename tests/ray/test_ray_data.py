@@ -88,12 +88,12 @@ def test_a_dataset_is_scored_and_summarized_as_the_command_line_does(
             assert row["problem"]
     problems = {row["id"]: row["problem"] for row in got if row["problem"]}
     assert problems == {
-        10: "outputs: not valid JSON: Expecting property name enclosed in double quotes: "
-        "line 1 column 2 (char 1)",
+        10: "outputs: not valid JSON at column 2 (expecting property name enclosed in double "
+        "quotes): {not json",
         20: next(line["message"] for line in lines if line.get("where") == f"{out}:21"),
         30: "reference_outputs: empty (a cell holds one JSON document as text)",
     }
-    assert problems[20].startswith("cannot score: outputs is a str")
+    assert problems[20].startswith("cannot score: outputs is a string")
 
     expected = cli_summary(capsys, "json", out, ref, "--aggregator", "average", "--worst", "6")
     assert len(expected["worst"]) == 6

@@ -46,7 +46,7 @@ def test_ray_actors_score_graphs_against_one_reference(tmp_path: Path, ray_addre
     assert on_ray.stdout == local.stdout
     summary = json.loads(on_ray.stdout.splitlines()[-1])
     assert (summary["examples_scored"], summary["invalid"]) == (700, 2)
-    assert summary["per_key"]["superstep 1"] == {"mean": 466 / 700, "count": 700}
+    assert summary["per_key"]["superstep 1"] == {"mean": 466 / 700, "count": 700, "unchecked": 0}
 
 
 def test_without_an_address_a_local_ray_is_started_for_the_run(tmp_path: Path) -> None:
@@ -80,3 +80,19 @@ def test_more_actors_than_the_cluster_has_cpus_is_an_error_not_a_wait(
     with RayActors(job, None, None) as actors:  # by default, one actor per CPU
         assert actors.size == 2
         assert actors.submit(1, "ready").result() is True
+
+
+def test_ray_actors_write_the_html_page_of_one_local_process(
+    tmp_path: Path, ray_address: str
+) -> None:
+    out, ref = shuffled_by_id(tmp_path, 600)
+    flags = ["--id-key", "id", "--format", "html", "--html-details", "20", "--skip-invalid"]
+    local, on_ray = tmp_path / "local.html", tmp_path / "ray.html"
+    assert run("json", out, ref, *flags, "-o", local).returncode == 0
+    completed = run(
+        "json", out, ref, *flags, "-o", on_ray, "--engine", "ray", "--ray-address", ray_address
+    )
+    no_traceback(completed)
+    assert completed.returncode == 0, completed.stderr
+    assert on_ray.read_text() == local.read_text()
+    assert "full details for the 20 lowest-scoring" in completed.stderr

@@ -72,11 +72,12 @@ def job_for(
     reference: Any = None,
     lines: bool = False,
     worst: int = 5,
+    details: int | None = None,
 ) -> Job:
     """The job for these inputs: pairing by id, with one reference, or by position."""
     pairing: Pairing = "id" if id_key else "one" if references is None else "position"
     side = references.side if references is not None else outputs.side
-    return Job(kind, options, pairing, outputs.side, side, id_key, reference, lines, worst)
+    return Job(kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details)
 
 
 class _Done:
@@ -226,6 +227,10 @@ def run_job(
     yield from _score_outputs(job, engine, outputs, references, index, counts)
     if index is not None:
         yield _from_reader(job, index.orphans())
+    if job.details:
+        asked = [engine.submit(worker, "details") for worker in range(engine.size)]
+        kept = [example for answer in asked for example in answer.result()]
+        yield Batch("", Tally(job.kind, job.worst), 0, details=kept)
 
 
 def _from_reader(job: Job, problems: list[Any]) -> Batch:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from matchevals._values import describe_type
+
 __all__ = [
     "Chunk",
     "Counts",
@@ -164,29 +166,83 @@ def decode(line: bytes) -> Any:
     except ValueError:
         if not line.strip():
             raise LineError(BLANK) from None
-        raise LineError(f"not valid JSON: {_why_not_json(line)}") from None
+        raise LineError(_why_not_json(line)) from None
 
 
 def _why_not_json(line: bytes) -> str:
-    """The standard parser's complaint about a line, without its line ending (so a position
-    reads ``line 1 column 4``, not ``line 2 column 1``)."""
+    """The standard parser's complaint about a line, quoted where it failed."""
     try:
-        json.loads(line.rstrip(b"\r\n"))
+        json.loads(line)
+    except json.JSONDecodeError as error:
+        return not_json(error)
     except ValueError as error:
-        return str(error)
-    return "not one JSON value"  # unreachable: a line ending never makes a line invalid
+        return f"not valid JSON: {error}"
+    return "not valid JSON"  # unreachable: the fast parser refuses only what json refuses
+
+
+_QUOTE_BEFORE, _QUOTE_AFTER = 30, 10
+
+
+def _quoted(text: str) -> str:
+    return "".join(c if c >= " " or c == "\t" else repr(c)[1:-1] for c in text)
+
+
+def not_json(error: json.JSONDecodeError, *, document: bool = False) -> str:
+    """``not valid JSON at column 13 (expecting ':' delimiter): …{"a": 1, "b"``: where parsing
+    failed, why, and the text around it (the end of the text said when it is cut there).
+
+    >>> try:
+    ...     json.loads('{"a": 1, "b"')
+    ... except json.JSONDecodeError as error:
+    ...     print(not_json(error))
+    not valid JSON at column 13 (expecting ':' delimiter): {"a": 1, "b" (the line ends there)
+    """
+    text = error.doc
+    position = min(error.pos, len(text.rstrip()))  # not past the end, onto a final newline
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line_end = len(text) if line_end < 0 else line_end
+    start = max(line_start, position - _QUOTE_BEFORE)
+    end = min(line_end, position + _QUOTE_AFTER)
+    quoted = text[start:end] if start > line_start else text[start:end].lstrip()
+    snippet = ("…" if start > line_start else "") + _quoted(quoted)
+    snippet += "…" if end < line_end else ""
+    column = position - line_start + 1
+    line = text.count("\n", 0, position) + 1
+    where = f"line {line}, column {column}" if document else f"column {column}"
+    reason = error.msg[:1].lower() + error.msg[1:]
+    ends = (
+        ""
+        if text[position:].strip()
+        else " (the text ends there)"
+        if document
+        else " (the line ends there)"
+    )
+    return f"not valid JSON at {where} ({reason}): {snippet.rstrip() if ends else snippet}{ends}"
 
 
 def id_of(value: Any, key: str) -> tuple[Any, str | None]:
-    """``(id, None)`` for an object holding a usable ``key``, else ``(None, why not)``."""
+    """``(id, None)`` for an object holding a usable ``key``, else ``(None, why not)``.
+
+    >>> id_of([1], "id")
+    (None, "the example is a list, not an object, so it has no --id-key 'id'")
+    """
     if type(value) is not dict and not isinstance(value, Mapping):
-        return None, f"is not an object, so it has no {key!r}"
+        kind = describe_type(value)
+        return None, f"the example is {_a(kind)}, not an object, so it has no --id-key {key!r}"
     if key not in value:
-        return None, f"has no {key!r}"
+        return None, f"the example has no {key!r} (the --id-key)"
     ident = value[key]
     if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
-        return None, f"{key!r} must be a string or a number"
+        return None, (
+            f"the example's {key!r} (the --id-key) is {_a(describe_type(ident))}; "
+            "expected a string or a number"
+        )
     return ident, None
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _is_jsonl(path: Path) -> bool:
@@ -206,6 +262,8 @@ def load_document(path: Path) -> Any:
     try:
         with path.open("rb") as handle:
             return json.load(handle)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}: {not_json(error, document=True)}") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise InputError(f"{path}: not valid JSON: {error}") from None
     except OSError as error:
@@ -281,6 +339,11 @@ class Reader:
         self._offset = offset
         self.read_so_far += len(lines)
         return Chunk(first, lines, offsets)
+
+    @property
+    def bytes_read(self) -> int:
+        """How far reading a JSONL file has got, in bytes (0 for a ``.json``, loaded whole)."""
+        return self._offset
 
     def fetch(self, offset: int, length: int) -> bytes:
         """The line at ``offset`` (as :meth:`read` gave it) once more."""

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals.cli._read import Problem
 from matchevals.cli._run import Kind, Scored
+from matchevals.report._stats import below_threshold, key_scores
 
-__all__ = ["Mean", "Tally", "key_scores"]
+__all__ = ["Mean", "Tally"]
 
 _BITS = 1074  # the exponent of the smallest positive double, 2**-1074
 
@@ -74,20 +75,19 @@ class Mean:
         return self.total / (self.count << _BITS)
 
 
-def key_scores(kind: Kind, results: list[dict[str, Any]]) -> Iterator[tuple[str, float]]:
-    """The (key, score) pairs an example adds to the per-key means (graph: per superstep too)."""
-    for result in results:
-        yield str(result["key"]), float(result["score"])
-        if kind == "json":
-            continue
-        for run in (result.get("metadata") or {}).get("runs") or ():
-            for position, verdict in enumerate(run.get("verdicts") or ()):
-                yield f"superstep {position}", float(verdict == "match")
+def _key_order(name: str) -> tuple[int, Any]:
+    if name.startswith("superstep ") and name[10:].isdigit():
+        return (1, int(name[10:]))
+    return (0, name)
 
 
 @dataclass(slots=True)
 class Tally:
     """Scored examples and problems of one chunk (or of everything so far), mergeable.
+
+    What :class:`matchevals.report._stats.RunStats` counts (a superstep left unchecked is
+    counted as unchecked, not averaged as 0; examples below a graph ``threshold``), with exact
+    sums, so merging chunks in any order gives the same means.
 
     ``worst`` keeps the ``worst_count`` lowest-scoring examples below 1 as heap entries
     ``(-score, -index, item)``: the lowest scores, ties to the earlier example, whatever
@@ -99,6 +99,9 @@ class Tally:
     scored: int = 0
     score: Mean = field(default_factory=Mean)
     per_key: dict[str, Mean] = field(default_factory=dict)
+    unchecked: dict[str, int] = field(default_factory=dict)
+    below_threshold: int = 0
+    threshold: float | None = None  # the pass mark results carry in their metadata, if any
     worst: list[tuple[float, int, Scored]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     invalid: int = 0
@@ -111,18 +114,36 @@ class Tally:
         self.scored += 1
         self.score.add(item.score)
         per_key = self.per_key
-        pairs = (
-            [(str(r["key"]), float(r["score"])) for r in item.results]
-            if self.kind == "json"
-            else key_scores(self.kind, item.results)
-        )
-        for key, value in pairs:
+        if self.kind == "json":
+            for result in item.results:
+                key = str(result["key"])
+                mean = per_key.get(key)
+                if mean is None:
+                    mean = per_key[key] = Mean()
+                mean.add(float(result["score"]))
+        else:
+            self._add_graph(item.results)
+        if item.score < 1:
+            self._keep((-item.score, -item.index, item))
+
+    def _add_graph(self, results: list[dict[str, Any]]) -> None:
+        per_key = self.per_key
+        for key, value in key_scores(results):
             mean = per_key.get(key)
             if mean is None:
                 mean = per_key[key] = Mean()
-            mean.add(value)
-        if item.score < 1:
-            self._keep((-item.score, -item.index, item))
+            if value is None:
+                self.unchecked[key] = self.unchecked.get(key, 0) + 1
+            else:
+                mean.add(value)
+        if below_threshold(results) is not None:
+            self.below_threshold += 1
+        if self.threshold is None:
+            for result in results:
+                metadata = result.get("metadata")
+                mark = metadata.get("threshold") if isinstance(metadata, Mapping) else None
+                if isinstance(mark, (int, float)) and not isinstance(mark, bool):
+                    self.threshold = float(mark)
 
     def _keep(self, entry: tuple[float, int, Scored]) -> None:
         if len(self.worst) < self.worst_count:
@@ -136,7 +157,24 @@ class Tally:
         self.score.merge(other.score)
         for key, mean in other.per_key.items():
             self.per_key.setdefault(key, Mean()).merge(mean)
+        for key, count in other.unchecked.items():
+            self.unchecked[key] = self.unchecked.get(key, 0) + count
+        self.below_threshold += other.below_threshold
+        if self.threshold is None:
+            self.threshold = other.threshold
         for entry in other.worst:
             self._keep(entry)
         self.problems.extend(other.problems)
         self.invalid += other.invalid
+
+    @property
+    def mean(self) -> float | None:
+        """The mean example score, None when nothing was scored."""
+        return self.score.value if self.scored else None
+
+    def key_rows(self) -> list[tuple[str, float, int, int]]:
+        """``(key, mean, count, unchecked)``: keys by name, then supersteps by position."""
+        return [
+            (key, self.per_key[key].value, self.per_key[key].count, self.unchecked.get(key, 0))
+            for key in sorted(self.per_key, key=_key_order)
+        ]

@@ -15,6 +15,7 @@ the process that reads the files never parses anything:
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -22,6 +23,7 @@ from matchevals.cli._read import Chunk, Example, LineError, Problem, Side, decod
 from matchevals.cli._report import jsonl_line
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
+from matchevals.report._model import ReportExample, row_of
 
 __all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
 
@@ -42,8 +44,9 @@ class Job:
     references: Side
     id_key: str | None = None
     reference: Any = None  # the one reference of pairing "one"
-    lines: bool = False  # render the JSONL report lines
+    lines: bool = False  # render the JSONL report lines (with the examples' values)
     worst: int = 5
+    details: int | None = None  # --format html: collect its rows, and the worst N's details
 
 
 @dataclass(slots=True)
@@ -55,7 +58,13 @@ class Batch:
     items: int = 0
     # pairing by id: the id of each output, None where the line had none
     ids: list[Any] = field(default_factory=list)
+    # --format html: (index, id, where, score, reason) of every scored example of the chunk
+    rows: list[Row] = field(default_factory=list)
+    # --format html, in the last batch only: each worker's worst examples, with their values
+    details: list[ReportExample] = field(default_factory=list)
 
+
+Row = tuple[int, Any, str, float, str]
 
 _Held = tuple[str, Any, Any, Any] | Problem  # (where, outputs, id, reference) or a problem
 
@@ -67,6 +76,7 @@ class ChunkWorker:
         self.job = job
         self.evaluator = build_evaluator(job.kind, job.options)
         self._held: dict[int, list[_Held]] = {}
+        self._worst: list[tuple[float, int, ReportExample]] = []  # --format html's details
 
     def ready(self) -> bool:
         """True once started (engines call it to wait for their workers)."""
@@ -102,6 +112,7 @@ class ChunkWorker:
         job, evaluator = self.job, self.evaluator
         tally = Tally(job.kind, job.worst)
         lines: list[str] = []
+        rows: list[Row] = []
         index = first
         for position, entry in enumerate(held):
             item: Scored | Problem
@@ -121,10 +132,38 @@ class ChunkWorker:
                     item = score_example(evaluator, example)
                     index += 1
             tally.add(item)
+            if isinstance(item, Problem):
+                if job.lines:
+                    lines.append(jsonl_line(item))
+                continue
             if job.lines:
-                lines.append(jsonl_line(item))
+                lines.append(jsonl_line(item, (outputs, reference)))
+            if job.details is not None:
+                rows.append(row_of(item.index, item.id, item.where, item.score, item.results))
+                self._keep_detail(item, outputs, reference)
         text = "\n".join(lines) + "\n" if lines else ""
-        return Batch(text, tally, len(held))
+        return Batch(text, tally, len(held), rows=rows)
+
+    def _keep_detail(self, item: Scored, outputs: Any, reference: Any) -> None:
+        """Keep the ``details`` worst examples this worker scored (the report's order)."""
+        limit = self.job.details or 0
+        if not limit:
+            return
+        entry = (-item.score, -item.index)
+        if len(self._worst) >= limit and entry <= self._worst[0][:2]:
+            return
+        example = ReportExample(
+            item.index, item.id, item.where, item.score, item.results, outputs, reference
+        )
+        if len(self._worst) < limit:
+            heapq.heappush(self._worst, (*entry, example))
+        else:
+            heapq.heapreplace(self._worst, (*entry, example))
+
+    def details(self) -> list[ReportExample]:
+        """The worst examples this worker scored, with their values (``--format html``)."""
+        kept, self._worst = self._worst, []
+        return [example for *_, example in kept]
 
     def _reference(self, decision: Decision, where: str) -> Any:
         """The reference a decision names (its id key removed), or the problem it is."""
