@@ -13,6 +13,7 @@ import pytest
 from matchevals.cli import _help, main
 from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
 from matchevals.json_match import comparators, create_json_match_evaluator
+from matchevals.trajectory import create_trajectory_match_evaluator
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *command: str) -> str:
@@ -69,6 +70,7 @@ def test_every_factory_parameter_has_its_own_text() -> None:
     for factory, texts in (
         (create_json_match_evaluator, _help.JSON_OPTION_HELP),
         (create_graph_trajectory_match_evaluator, _help.GRAPH_OPTION_HELP),
+        (create_trajectory_match_evaluator, _help.TRAJECTORY_OPTION_HELP),
     ):
         flagless = {"results_evaluator"}  # a callable: no flag
         wanted = set(inspect.signature(factory).parameters) - flagless

@@ -229,7 +229,9 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
             "references", metavar="REFERENCES", help="the references: .jsonl or .json"
         )
         trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
-        names["trajectory"] = add_factory_flags(trajectory_group, create_trajectory_match_evaluator)
+        names["trajectory"] = add_factory_flags(
+            trajectory_group, create_trajectory_match_evaluator, texts=_help.TRAJECTORY_OPTION_HELP
+        )
         _add_common(trajectory_cmd)
     graph_cmd = commands.add_parser(
         "graph",

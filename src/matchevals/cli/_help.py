@@ -24,6 +24,7 @@ __all__ = [
     "GRAPH_OPTION_HELP",
     "JSON_OPTION_HELP",
     "REPORT_DETAILS_HELP",
+    "TRAJECTORY_OPTION_HELP",
     "Formatter",
     "OptionHelp",
     "comparator_lines",
@@ -147,6 +148,32 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
     ),
 }
 
+TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
+    "trajectory_match_mode": OptionHelp(
+        "how the output's tool calls must cover the reference's: strict (the same calls in the "
+        "same order), unordered (the same calls, any order), subset (no call the reference "
+        "lacks), superset (every call of the reference, extras allowed)",
+        "--trajectory-match-mode superset",
+    ),
+    "tool_args_match_mode": OptionHelp(
+        "how a call's arguments must match: exact, ignore (names only), subset (no argument "
+        "the reference lacks), superset (every argument of the reference)",
+        "--tool-args-match-mode superset",
+    ),
+    "tool_args_match_overrides": OptionHelp(
+        "per-tool argument rules (Python values): no flag, use the Python API"
+    ),
+    "alignment": OptionHelp(
+        "how tool calls choose partners: optimal (a maximum matching: True exactly when a valid "
+        "pairing exists) or greedy (openevals' own pairing)",
+        "--alignment greedy",
+    ),
+    "score": OptionHelp(
+        "match (True/False), or partial credit over the tool calls: precision, recall or f1",
+        "--score f1",
+    ),
+}
+
 COMMON_HELP: dict[str, OptionHelp] = {
     "format": OptionHelp(
         "table (for people), json (the summary as one document), jsonl (one line per example as "
@@ -166,8 +193,8 @@ COMMON_HELP: dict[str, OptionHelp] = {
     "skip_invalid": OptionHelp("report invalid input but do not exit 2 because of it"),
     "workers": OptionHelp(
         "score in N processes (the reading process only moves bytes); results stay in input "
-        "order, byte for byte the same as with 1; with --engine ray, N Ray actors (default: one "
-        "per CPU of the cluster)",
+        "order, byte for byte the same as with 1; with --engine ray, N Ray actors (there the "
+        "default is one per CPU of the cluster)",
         "--workers 4",
     ),
     "engine": OptionHelp(
