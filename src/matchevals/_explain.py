@@ -22,11 +22,13 @@ __all__ = [
     "MISSING",
     "Difference",
     "DifferenceGroup",
+    "TrajectoryRow",
     "explain_result",
     "groups_from_mismatches",
     "is_evaluator_result",
     "json_differences",
     "render_differences",
+    "trajectory_rows",
     "trajectory_side_by_side",
 ]
 
@@ -259,6 +261,101 @@ def _mark(verdict: str | None) -> str:
     return {"match": "ok", "mismatch": "DIFF", "skipped": "skip"}.get(verdict or "", "")
 
 
+@dataclass(frozen=True)
+class TrajectoryRow:
+    """One superstep of a run beside what its reference expected there.
+
+    ``expected`` is the reference cell as text (``[a, b] exact``, ``repeat(...) ×1..``, ``[a] or
+    [b]``, ``—`` for nothing); ``expected_nodes`` and ``mode`` describe it when it is one step;
+    ``actual`` is None past the end of the run; ``verdict`` is the matcher's (``match``,
+    ``mismatch``, ``extra``, ``unchecked``) or None where it gave none.
+    """
+
+    superstep: int
+    expected: str
+    expected_nodes: tuple[str, ...] | None
+    mode: str | None
+    actual: tuple[str, ...] | None
+    verdict: str | None
+    first_divergence: bool
+
+
+def _step_parts(element: Step | Loop) -> tuple[tuple[str, ...] | None, str | None]:
+    """A step's nodes and mode (None for a Repeat, which is no single step)."""
+    if isinstance(element, Loop):
+        return None, None
+    return tuple(str(node) for node in element.nodes), element.mode
+
+
+def _alternatives(
+    alternatives: Sequence[Mapping[str, Any]],
+) -> tuple[str, tuple[str, ...] | None, str | None]:
+    """What a divergence expected: ``[a] or [b]``, and the nodes and mode when it is one step."""
+    text = " or ".join(_expected_cell(e) for e in alternatives)
+    if len(alternatives) != 1:
+        return text, None, None
+    only = alternatives[0]
+    return text, tuple(str(n) for n in only["steps"]), str(only["match_mode"])
+
+
+def trajectory_rows(
+    run_steps: Sequence[Sequence[str]],
+    reference_steps: Sequence[Any],
+    run_metadata: Mapping[str, Any],
+) -> list[TrajectoryRow]:
+    """The run and its reference superstep by superstep, as data (what
+    :func:`trajectory_side_by_side` prints, and the HTML report draws as a swimlane).
+
+    >>> meta = {"verdicts": ["match", "mismatch"], "divergence": {"superstep": 1}}
+    >>> [(r.expected, r.actual, r.verdict, r.first_divergence)
+    ...  for r in trajectory_rows([["a"], ["b"]], [["a"], ["b", "c"]], meta)]
+    [('[a]', ('a',), 'match', False), ('[b, c]', ('b',), 'mismatch', True)]
+    """
+    divergence = run_metadata.get("divergence") or {}
+    diverged_at = divergence.get("superstep")
+    verdicts: Sequence[str] = run_metadata.get("verdicts") or ()
+    alignment = run_metadata.get("alignment")
+    elements = read_reference({"steps": list(reference_steps)}, "reference_outputs").elements
+    cells: list[tuple[str, tuple[str, ...] | None, str | None, tuple[str, ...] | None]] = []
+    if alignment is None:  # plain reference: superstep i against reference step i
+        for index in range(max(len(run_steps), len(elements))):
+            if index < len(elements):
+                nodes, mode = _step_parts(elements[index])
+                expected = _reference_cell(elements[index])
+            else:
+                nodes, mode, expected = None, None, "—"
+            actual = tuple(run_steps[index]) if index < len(run_steps) else None
+            cells.append((expected, nodes, mode, actual))
+    else:  # pattern: each superstep against the reference step it was aligned with
+        for index, steps in enumerate(run_steps):
+            path = alignment[index] if index < len(alignment) else None
+            nodes, mode = None, None
+            if index == diverged_at and divergence.get("expected"):
+                expected, nodes, mode = _alternatives(divergence["expected"])
+            elif path is None:
+                expected = "—"
+            else:
+                element = _resolve(elements, path)
+                nodes, mode = _step_parts(element)
+                expected = _reference_cell(element)
+            cells.append((expected, nodes, mode, tuple(steps)))
+        if diverged_at is not None and diverged_at >= len(run_steps):
+            expected, nodes, mode = _alternatives(divergence.get("expected") or ())
+            cells.append((expected or "—", nodes, mode, None))
+    return [
+        TrajectoryRow(
+            superstep=index,
+            expected=expected,
+            expected_nodes=nodes,
+            mode=mode,
+            actual=actual,
+            verdict=verdicts[index] if index < len(verdicts) else None,
+            first_divergence=index == diverged_at,
+        )
+        for index, (expected, nodes, mode, actual) in enumerate(cells)
+    ]
+
+
 def trajectory_side_by_side(
     run_steps: Sequence[Sequence[str]],
     reference_steps: Sequence[Any],
@@ -274,44 +371,25 @@ def trajectory_side_by_side(
         0          [a]       [a]     ok
       > 1          [b, c]    [b]     DIFF  <- first divergence
     """
-    divergence = run_metadata.get("divergence") or {}
-    diverged_at = divergence.get("superstep")
-    verdicts: Sequence[str] = run_metadata.get("verdicts") or ()
-    alignment = run_metadata.get("alignment")
-    elements = read_reference({"steps": list(reference_steps)}, "reference_outputs").elements
-    rows: list[tuple[str, str, str]] = []
-    if alignment is None:  # plain reference: superstep i against reference step i
-        for index in range(max(len(run_steps), len(elements))):
-            expected = _reference_cell(elements[index]) if index < len(elements) else "—"
-            actual = _nodes(run_steps[index]) if index < len(run_steps) else "—"
-            rows.append((str(index), expected, actual))
-    else:  # pattern: each superstep against the reference step it was aligned with
-        for index, steps in enumerate(run_steps):
-            path = alignment[index] if index < len(alignment) else None
-            if index == diverged_at and divergence.get("expected"):
-                expected = " or ".join(_expected_cell(e) for e in divergence["expected"])
-            elif path is None:
-                expected = "—"
-            else:
-                expected = _reference_cell(_resolve(elements, path))
-            rows.append((str(index), expected, _nodes(steps)))
-        if diverged_at is not None and diverged_at >= len(run_steps):
-            expected = " or ".join(_expected_cell(e) for e in divergence.get("expected") or ())
-            rows.append((str(diverged_at), expected or "—", "—"))
-    widths = [
-        max([len(title), *(len(row[column]) for row in rows)])
-        for column, title in enumerate(("superstep", "expected", "actual"))
+    rows = trajectory_rows(run_steps, reference_steps, run_metadata)
+    texts = [
+        (str(row.superstep), row.expected, "—" if row.actual is None else _nodes(row.actual))
+        for row in rows
     ]
     header = ("superstep", "expected", "actual")
+    widths = [
+        max(len(title), *(len(text[column]) for text in texts))
+        for column, title in enumerate(header)
+    ]
     lines = ["    " + "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    for index, row in enumerate(rows):
-        marker = "  > " if index == diverged_at else "    "
-        verdict = _mark(verdicts[index]) if index < len(verdicts) else ""
-        if index == diverged_at and not verdict:
+    for cells, row in zip(texts, rows, strict=True):
+        marker = "  > " if row.first_divergence else "    "
+        verdict = _mark(row.verdict)
+        if row.first_divergence and not verdict:
             verdict = "DIFF"
-        cells = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-        note = "  <- first divergence" if index == diverged_at else ""
-        lines.append(f"{marker}{cells}  {verdict}{note}".rstrip())
+        text = "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True))
+        note = "  <- first divergence" if row.first_divergence else ""
+        lines.append(f"{marker}{text}  {verdict}{note}".rstrip())
     return lines
 
 

@@ -189,13 +189,21 @@ _SHORT_REPR.maxstring = _SHORT_REPR.maxother = 60
 
 
 def describe_type(value: Any) -> str:
-    """The JSON name of a value's type, for error messages."""
+    """The JSON name of a value's type, worded to follow "a" in error messages.
+
+    >>> [describe_type(v) for v in (None, True, 3, 2.5, "x", {}, [], {1})]
+    ['null value', 'boolean', 'number', 'number', 'string', 'object', 'list', 'value of type set']
+    """
     if value is None:
-        return "null"
+        return "null value"
     if isinstance(value, bool):
-        return "bool"
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
     if isinstance(value, Mapping):
         return "object"
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+    if isinstance(value, Sequence) and not isinstance(value, bytes):
         return "list"
-    return type(value).__name__
+    return f"value of type {type(value).__name__}"

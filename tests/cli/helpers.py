@@ -18,8 +18,10 @@ def executable() -> str:
     return found
 
 
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LANGSMITH_TRACING": "false", "COLUMNS": "200"}
+def run(
+    *args: str | Path, cwd: Path | None = None, columns: int = 200
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LANGSMITH_TRACING": "false", "COLUMNS": str(columns)}
     return subprocess.run(
         [executable(), *map(str, args)],
         capture_output=True,

@@ -43,9 +43,9 @@ def test_graph_scores_every_run_against_one_reference(graph_files: tuple[Path, P
     summary = lines[3]
     assert summary["per_key"] == {
         "graph_trajectory_match": {"mean": pytest.approx(1 / 3), "count": 3},
-        "superstep 0": {"mean": 1.0, "count": 3},
-        "superstep 1": {"mean": pytest.approx(2 / 3), "count": 3},
-        "superstep 2": {"mean": 1.0, "count": 2},
+        "superstep 0": {"mean": 1.0, "count": 3, "unchecked": 0},
+        "superstep 1": {"mean": pytest.approx(2 / 3), "count": 3, "unchecked": 0},
+        "superstep 2": {"mean": 1.0, "count": 2, "unchecked": 0},
     }
 
 

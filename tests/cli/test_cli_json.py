@@ -144,7 +144,7 @@ def test_id_key_problems_name_file_and_line(tmp_path: Path) -> None:
     assert summary["examples_scored"] == 1
     assert [(p["where"], p["message"]) for p in summary["problems"]] == [  # type: ignore[union-attr]
         (f"{references}:3", f"duplicate id 'b' (first at {references}:2)"),
-        (f"{outputs}:2", "has no 'id'"),
+        (f"{outputs}:2", "the example has no 'id' (the --id-key)"),
         (f"{outputs}:3", "no reference with id 'zz'"),
         (f"{outputs}:4", "duplicate id 'a' in the outputs"),
         (
@@ -172,7 +172,7 @@ def test_malformed_lines_are_reported_counted_and_the_rest_is_scored(tmp_path: P
     assert summary["mean_score"] == pytest.approx(2.5 / 3)
     problems = [(p["where"], p["message"][:21]) for p in summary["problems"]]  # type: ignore[union-attr]
     assert problems == [
-        (f"{outputs}:2", "not valid JSON: Expec"),
+        (f"{outputs}:2", "not valid JSON at col"),
         (f"{outputs}:4", "cannot score: outputs"),
         (f"{references}:6", "no partner: the outpu"),
     ]
@@ -255,13 +255,32 @@ def test_comparator_flags_build_the_built_in_comparators(
     assert "unknown comparator 'nope'" in capsys.readouterr().err
 
 
+def test_comparator_flags_as_the_readme_writes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bare name calls the built-in with no arguments; arguments are Python literals; an
+    expression that is not a literal is refused, naming the flag."""
+    out = write_jsonl(tmp_path / "o.jsonl", [{"tags": ["b", "a"], "code": "ABC-12"}])
+    ref = write_jsonl(tmp_path / "r.jsonl", [{"tags": ["a", "b"], "code": "XYZ-9"}])
+    assert summary_of(capsys, "json", out, ref)["mean_score"] == 0.0
+    readme = ["tags=unordered", 'code=regex(r"[A-Z]{3}-\\d+")']
+    assert summary_of(capsys, "json", out, ref, "--comparators", *readme)["mean_score"] == 1.0
+    with pytest.raises(SystemExit) as exited:
+        main(["json", str(out), str(ref), "--comparators", "name=similar(normalize=text())"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "matchevals json: error: --comparators name: 'similar(normalize=text())' is not a "
+        "comparator call such as numeric(abs_tol=0.01)"
+    )
+
+
 BAD_INVOCATIONS = [
     (["missing.jsonl", "ref.jsonl"], "missing.jsonl: no such file"),
     (["data.csv", "ref.jsonl"], "data.csv: expected a .json or .jsonl file"),
     (["out.jsonl", "ref.jsonl", "--aggregator", "median"], "'median' is not one of"),
     (["out.jsonl", "ref.jsonl", "--fail-under", "2"], "expected a number in [0, 1]"),
     (["out.jsonl", "ref.jsonl", "--workers", "0"], "at least 1"),
-    (["out.jsonl", "ref.jsonl", "--rubric", "a=b"], "rubric keys need a judge"),
+    (["out.jsonl", "ref.jsonl", "--rubric", "a=b"], "--rubric needs a judge: pass --judge"),
     (["bad.json", "ref.jsonl"], "bad.json: not valid JSON"),
 ]
 

@@ -115,19 +115,19 @@ def test_bad_option_types_are_rejected_by_the_factory() -> None:
 @pytest.mark.parametrize(
     ("outputs", "references", "message"),
     [
-        (5, {"a": 1}, "outputs is a int, expected an object or a list of objects"),
-        ('"text"', {"a": 1}, "outputs is a string holding a JSON str, expected an object"),
-        (None, {"a": 1}, "outputs is a null, expected an object or a list of objects"),
-        ({"a": 1}, None, "reference_outputs is a null, expected an object"),
+        (5, {"a": 1}, "outputs is a number, expected an object or a list of objects"),
+        ('"text"', {"a": 1}, "outputs is a string holding a JSON string, expected an object"),
+        (None, {"a": 1}, "outputs is a null value, expected an object or a list of objects"),
+        ({"a": 1}, None, "reference_outputs is a null value, expected an object"),
         ({"a": 1}, [{"a": 1}], "outputs is an object but reference_outputs is a list"),
         ([{"a": 1}], {"a": 1}, "outputs is a list but reference_outputs is an object"),
         (["a", {"b": 1}], ["a"], r"outputs\[1\] is an object, expected a plain value"),
         (
             [{"a": 1}],
             [{"a": 1}, {"a": 1}, {"a": 1}, "x"],
-            r"reference_outputs\[3\] is a str, expected an object",
+            r"reference_outputs\[3\] is a string, expected an object",
         ),
-        ([{"a": 1}, 5], [{"a": 1}], r"outputs\[1\] is a int, expected an object"),
+        ([{"a": 1}, 5], [{"a": 1}], r"outputs\[1\] is a number, expected an object"),
     ],
 )
 async def test_bad_inputs_get_a_type_error_naming_the_argument_and_item(

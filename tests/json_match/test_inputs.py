@@ -98,7 +98,7 @@ def test_unparseable_json_is_a_value_error_quoting_where_parsing_failed(
 def test_json_holding_something_else_is_a_type_error() -> None:
     evaluator = create_json_match_evaluator()
     with pytest.raises(
-        TypeError, match="outputs is a string holding a JSON int, expected an object"
+        TypeError, match="outputs is a string holding a JSON number, expected an object"
     ):
         evaluator(outputs="5", reference_outputs={"a": 1})
     with pytest.raises(TypeError, match=r"reference_outputs is a list but|outputs is an object"):
@@ -138,7 +138,7 @@ def test_mixed_lists_are_a_type_error_naming_the_item() -> None:
     evaluator = create_json_match_evaluator()
     with pytest.raises(TypeError, match=r"reference_outputs\[1\] is an object, expected a plain"):
         evaluator(outputs=["a"], reference_outputs=["a", {"b": 1}])
-    with pytest.raises(TypeError, match=r"outputs\[0\] is a str, expected an object"):
+    with pytest.raises(TypeError, match=r"outputs\[0\] is a string, expected an object"):
         evaluator(outputs=[{"b": 1}], reference_outputs=["a"])
     with pytest.raises(TypeError, match=r"^reference_outputs\[0\] is an object, expected a plain"):
         evaluator(outputs=["a"], reference_outputs=[{"b": 1}])

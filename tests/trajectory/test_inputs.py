@@ -133,7 +133,7 @@ def test_langchain_messages_to_dict_form_is_read_with_its_calls() -> None:
         'expected "x", got "y"'
     )
     assert openevals_match()(outputs=wrong, reference_outputs=right)["score"] is True
-    with pytest.raises(TypeError, match=r"^outputs\[0\]\.data is a str; a LangChain message"):
+    with pytest.raises(TypeError, match=r"^outputs\[0\]\.data is a string; a LangChain message"):
         read_trajectory([{"type": "ai", "data": "hello"}], "outputs")
 
 
@@ -251,23 +251,23 @@ def test_responses_function_call_and_langchain_tool_call_blocks() -> None:
 GOOD_CALL = openai_call("search", {"q": "x"})
 BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
     (None, TypeError, "outputs is None; expected a list of messages (pass [] for an empty"),
-    ("hello", TypeError, "outputs is a str; expected a list of messages"),
-    (3, TypeError, "outputs is an int; expected a list of messages"),
+    ("hello", TypeError, "outputs is a string; expected a list of messages"),
+    (3, TypeError, "outputs is a number; expected a list of messages"),
     ({"output": []}, ValueError, "outputs is a dict without 'messages' or 'role' (keys: 'output')"),
-    ({"messages": "x"}, TypeError, "outputs.messages is a str; expected a list of messages"),
-    ([user(), 7], TypeError, "outputs[1] is an int; expected a message"),
-    ([user(), "hi"], TypeError, "outputs[1] is a str; expected a message"),
+    ({"messages": "x"}, TypeError, "outputs.messages is a string; expected a list of messages"),
+    ([user(), 7], TypeError, "outputs[1] is a number; expected a message"),
+    ([user(), "hi"], TypeError, "outputs[1] is a string; expected a message"),
     ([{"content": "x"}], ValueError, "outputs[0] has no 'role' (or 'type')"),
     ([{"role": "robot"}], ValueError, 'outputs[0].role is "robot"; expected one of ai, assistant'),
     ([{"role": 3}], ValueError, "outputs[0].role is 3; expected one of"),
     ([{"role": "assistant", "tool_calls": {"a": 1}}], TypeError,
      "outputs[0].tool_calls is an object; expected a list of tool calls"),
     ([assistant(GOOD_CALL, 5)], TypeError,
-     "outputs[0].tool_calls[1] is an int; expected a tool call"),
+     "outputs[0].tool_calls[1] is a number; expected a tool call"),
     ([assistant({"id": "1"})], ValueError,
      "outputs[0].tool_calls[0] has neither 'function' (OpenAI) nor 'name' and 'args'"),
     ([assistant({"function": "search"})], TypeError,
-     "outputs[0].tool_calls[0].function is a str; expected a dict"),
+     "outputs[0].tool_calls[0].function is a string; expected a dict"),
     ([assistant({"function": {"arguments": "{}"}})], TypeError,
      "outputs[0].tool_calls[0].function.name is null; expected the tool's name"),
     ([assistant({"function": {"name": "", "arguments": "{}"}})], ValueError,
@@ -286,7 +286,7 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
     ([assistant({"function": {"name": "f", "arguments": "[1, 2]"}})], ValueError,
      "outputs[0].tool_calls[0].function.arguments is JSON a list; tool arguments are an object"),
     ([assistant({"function": {"name": "f", "arguments": 42}})], TypeError,
-     "outputs[0].tool_calls[0].function.arguments is an int; expected the arguments"),
+     "outputs[0].tool_calls[0].function.arguments is a number; expected the arguments"),
     ([{"role": "user", "content": "x", "tool_calls": [GOOD_CALL]}], ValueError,
      "outputs[0].tool_calls[0]: a user message makes no tool calls; only assistant ones do"),
     ([{"role": "tool", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}],

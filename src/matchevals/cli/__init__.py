@@ -5,12 +5,19 @@
     matchevals json OUTPUTS REFERENCES [options]        # structured outputs against references
     matchevals trajectory OUTPUTS REFERENCES [options]  # agent messages and tool calls
     matchevals graph RUNS REFERENCE [options]           # LangGraph trajectories against a reference
+    matchevals report RESULTS.jsonl [-o FILE]           # HTML page of a saved --format jsonl run
     matchevals demo                                     # the main job on bundled example data
 
-Exit status: ``0`` every example scored and the mean reached ``--fail-under`` (if given);
-``1`` the mean score fell below ``--fail-under`` (or nothing was scored); ``2`` bad input: a
-line that is not JSON, an example without its partner or that the evaluator rejects (unless
-``--skip-invalid``), a missing or unreadable file, or bad options. Invalid input wins over 1.
+Exit status: ``0`` every example scored and every gate passed (``--fail-under``, graph
+``--threshold``); ``1`` a gate failed (the mean score fell below ``--fail-under`` or nothing was
+scored, or an example scored below ``--threshold``); ``2`` bad input: a line that is not JSON, an
+example without its partner or that the evaluator rejects (unless ``--skip-invalid``), a missing
+or unreadable file, or bad options. Invalid input wins over 1.
+
+Only what a command needs is imported: ``matchevals json --help`` builds the json flags alone
+(from the factory's signature), so a ``graph`` run does not pay for json_match's scipy either;
+reading, scoring and reporting (``_command``) are imported once the arguments are parsed, and
+rich when a table or progress line is drawn.
 
 >>> main(["json", "--help"])  # doctest: +SKIP
 """
@@ -18,44 +25,31 @@ line that is not JSON, an example without its partner or that the evaluator reje
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from typing import IO, Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from matchevals import __version__
+from matchevals.cli import _help
 from matchevals.cli._flags import add_factory_flags, given_options
-from matchevals.cli._read import (
-    Counts,
-    Example,
-    InputError,
-    Problem,
-    load_single,
-    pair_by_id,
-    pair_by_position,
-    pair_with_one,
-    read_records,
+from matchevals.cli._judge import judge_spec
+from matchevals.cli._output import (
+    EXIT_BELOW,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_OK,
+    OutputOpenError,
+    ReportError,
+    discard_stdout,
 )
-from matchevals.cli._report import (
-    Summary,
-    jsonl_line,
-    render_json,
-    render_jsonl_summary,
-    render_markdown,
-    render_table,
-)
-from matchevals.cli._run import Kind, Scored, build_evaluator, score_all
-from matchevals.cli._trajectory import read_records as trajectory_records
+
+if TYPE_CHECKING:
+    from matchevals.cli._run import Kind
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_INVALID = 2
-FORMATS = ("table", "json", "jsonl", "markdown")
-MAX_STDERR_PROBLEMS = 20
+FORMATS = ("table", "json", "jsonl", "markdown", "html")
+COMMANDS = ("json", "trajectory", "graph", "report", "demo")
+HTML_DETAILS = 1000  # matchevals.report.DEFAULT_DETAILS, not imported for --help (tested equal)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,92 +78,214 @@ def _positive(text: str) -> int:
     return value
 
 
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text!r}")
+    return value
+
+
 def _add_common(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reporting")
+    said = _help.COMMON_HELP
     group.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="table",
-        help="table (default, for people), json (summary), jsonl (one line per example, then "
-        "the summary), markdown (for CI comments)",
+        "--format", choices=FORMATS, default="table", help=said["format"].render("table")
     )
-    group.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    group.add_argument("--output", "-o", metavar="FILE", help=said["output"].render())
     group.add_argument(
         "--fail-under",
         type=_score_in_range,
         metavar="SCORE",
-        help="exit 1 when the mean score is below SCORE",
+        help=said["fail_under"].render(),
     )
+    group.add_argument("--worst", type=int, default=5, metavar="N", help=said["worst"].render("5"))
+    group.add_argument("--skip-invalid", action="store_true", help=said["skip_invalid"].render())
+    group.add_argument("--workers", type=_positive, metavar="N", help=said["workers"].render("1"))
     group.add_argument(
-        "--worst", type=int, default=5, metavar="N", help="how many worst examples to list"
+        "--engine", choices=("local", "ray"), default="local", help=said["engine"].render("local")
     )
+    group.add_argument("--ray-address", metavar="ADDRESS", help=said["ray_address"].render())
+    group.add_argument("--id-key", metavar="KEY", help=said["id_key"].render())
+    _add_html_details(group)
+
+
+def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
     group.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report invalid input but do not exit 2 because of it",
-    )
-    group.add_argument(
-        "--workers",
-        type=_positive,
-        default=1,
+        "--html-details",
+        type=_non_negative,
+        default=HTML_DETAILS,
         metavar="N",
-        help="score in N processes (results stay in input order)",
+        help=(text or _help.COMMON_HELP["html_details"]).render(str(HTML_DETAILS)),
     )
+
+
+def _add_judge_flag(group: Any, text: _help.OptionHelp | None) -> None:
     group.add_argument(
-        "--id-key",
-        metavar="KEY",
-        help="pair examples by this key (removed before scoring) instead of by position",
+        "--judge",
+        dest="judge",
+        type=judge_spec,
+        default=argparse.SUPPRESS,
+        metavar="MODULE:ATTRIBUTE",
+        help=(text or _help.JSON_OPTION_HELP["judge"]).render(),
     )
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
-    from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
-    from matchevals.json_match import create_json_match_evaluator
-    from matchevals.trajectory import create_trajectory_match_evaluator
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is one), so only it is built."""
+    for word in argv:
+        if word in COMMANDS:
+            return word
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+_JSON_EXAMPLES = (
+    "matchevals json out.jsonl ref.jsonl --aggregator average --fail-under 0.9",
+    "matchevals json out.jsonl ref.jsonl --id-key id --nested --exclude-keys '**.debug_*' "
+    "--comparators 'total=numeric(abs_tol=0.01)' 'name=text()'",
+    "matchevals json out.jsonl ref.jsonl --rubric 'summary=says the same' --judge my_judges:model",
+    "matchevals json out.jsonl ref.jsonl --format html -o report.html",
+)
+_TRAJECTORY_EXAMPLES = (
+    "matchevals trajectory out.jsonl ref.jsonl --trajectory-match-mode superset",
+    "matchevals trajectory out.jsonl ref.jsonl --id-key id --workers 2 --format markdown",
+)
+_GRAPH_EXAMPLES = (
+    "matchevals graph runs.jsonl reference.json --partial-credit --threshold 0.8",
+    "matchevals graph runs.jsonl references.jsonl --id-key thread --format markdown -o graph.md",
+    "matchevals graph runs.jsonl reference.json --format jsonl -o run.jsonl && "
+    "matchevals report run.jsonl",
+)
+
+
+def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
+    """The parser; only ``command``'s flags are built (each comes from a factory signature)."""
+    from matchevals import __version__
 
     parser = _Parser(
         prog="matchevals",
-        description="Score JSON outputs, agent trajectories and LangGraph runs against references.",
-        epilog="exit status: 0 ok, 1 mean below --fail-under, 2 invalid input or usage error",
+        description=_help.wrap(
+            "Score JSON outputs, agent trajectories and LangGraph runs against references. "
+            "Run 'matchevals COMMAND --help' for a command's options."
+        ),
+        epilog=_help.epilog(examples=("matchevals demo", *_JSON_EXAMPLES[:1], _GRAPH_EXAMPLES[0])),
+        formatter_class=_help.Formatter,
     )
     parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    names: dict[str, list[str]] = {}
     json_cmd = commands.add_parser(
         "json",
         help="score structured outputs against references",
-        description="Score OUTPUTS against REFERENCES with a json_match evaluator. Each file is "
-        ".json (one example, or a list of examples) or .jsonl (one example per line).",
+        description=_help.wrap(
+            "Score OUTPUTS against REFERENCES with a json_match evaluator "
+            "(matchevals.json_match.create_json_match_evaluator; every keyword argument it "
+            "takes is a flag). Each file is .json (one example, or a list of examples) or .jsonl "
+            "(one example per line); examples pair by position, or by --id-key."
+        ),
+        epilog=_help.epilog(examples=_JSON_EXAMPLES, comparators=_builtin_comparators, globs=True)
+        if command == "json"
+        else None,
+        formatter_class=_help.Formatter,
     )
-    json_cmd.add_argument("outputs", metavar="OUTPUTS")
-    json_cmd.add_argument("references", metavar="REFERENCES")
-    json_group = json_cmd.add_argument_group("json_match options")
-    names = {"json": add_factory_flags(json_group, create_json_match_evaluator)}
-    _add_common(json_cmd)
+    if command == "json":
+        from matchevals.json_match import create_json_match_evaluator
+
+        json_cmd.add_argument("outputs", metavar="OUTPUTS", help="the outputs: .jsonl or .json")
+        json_cmd.add_argument(
+            "references", metavar="REFERENCES", help="the references: .jsonl or .json"
+        )
+        json_group = json_cmd.add_argument_group("json_match options")
+        names["json"] = add_factory_flags(
+            json_group,
+            create_json_match_evaluator,
+            texts=_help.JSON_OPTION_HELP,
+            custom={"judge": _add_judge_flag},
+        )
+        _add_common(json_cmd)
     trajectory_cmd = commands.add_parser(
         "trajectory",
         help="score agent trajectories (messages and tool calls) against references",
-        description="Score the agent trajectories in OUTPUTS against REFERENCES with a "
-        "trajectory-match evaluator. An example is a list of messages (OpenAI or LangChain "
-        'dicts) or {"messages": [...]}. Each file is .jsonl (one trajectory per line) or .json '
-        "(one trajectory, or a list of them).",
+        description=_help.wrap(
+            "Score the agent trajectories in OUTPUTS against REFERENCES with a trajectory-match "
+            "evaluator (matchevals.trajectory.create_trajectory_match_evaluator). An example is "
+            'a list of messages (OpenAI or LangChain dicts) or {"messages": [...]}. Each file is '
+            ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them)."
+        ),
+        epilog=_help.epilog(examples=_TRAJECTORY_EXAMPLES) if command == "trajectory" else None,
+        formatter_class=_help.Formatter,
     )
-    trajectory_cmd.add_argument("outputs", metavar="OUTPUTS")
-    trajectory_cmd.add_argument("references", metavar="REFERENCES")
-    trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
-    names["trajectory"] = add_factory_flags(trajectory_group, create_trajectory_match_evaluator)
-    _add_common(trajectory_cmd)
+    if command == "trajectory":
+        from matchevals.trajectory import create_trajectory_match_evaluator
+
+        trajectory_cmd.add_argument(
+            "outputs", metavar="OUTPUTS", help="the outputs: .jsonl or .json"
+        )
+        trajectory_cmd.add_argument(
+            "references", metavar="REFERENCES", help="the references: .jsonl or .json"
+        )
+        trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
+        names["trajectory"] = add_factory_flags(
+            trajectory_group, create_trajectory_match_evaluator, texts=_help.TRAJECTORY_OPTION_HELP
+        )
+        _add_common(trajectory_cmd)
     graph_cmd = commands.add_parser(
         "graph",
         help="score LangGraph trajectories against a reference",
-        description="Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per "
-        "line) against REFERENCE: a .json holding one reference for every run, or a list of "
-        "references (or a .jsonl) paired by position or --id-key.",
+        description=_help.wrap(
+            "Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per line) "
+            "against REFERENCE: a .json holding one reference for every run, or a list of "
+            "references (or a .jsonl) paired by position or --id-key. A reference step is a "
+            'list of node names (unordered), {"steps": [...], "match_mode": "exact", '
+            '"optional": true}, or {"repeat": [...], "min": 1, "max": null}.'
+        ),
+        epilog=_help.epilog(examples=_GRAPH_EXAMPLES) if command == "graph" else None,
+        formatter_class=_help.Formatter,
     )
-    graph_cmd.add_argument("outputs", metavar="RUNS")
-    graph_cmd.add_argument("references", metavar="REFERENCE")
-    graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
-    names["graph"] = add_factory_flags(graph_group, create_graph_trajectory_match_evaluator)
-    _add_common(graph_cmd)
+    if command == "graph":
+        from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+
+        graph_cmd.add_argument("outputs", metavar="RUNS", help="the runs: .jsonl (or .json)")
+        graph_cmd.add_argument(
+            "references", metavar="REFERENCE", help="one reference (.json) or one per run"
+        )
+        graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
+        names["graph"] = add_factory_flags(
+            graph_group, create_graph_trajectory_match_evaluator, texts=_help.GRAPH_OPTION_HELP
+        )
+        _add_common(graph_cmd)
+    report_cmd = commands.add_parser(
+        "report",
+        help="write the HTML report of a run saved with --format jsonl",
+        description=_help.wrap(
+            "Write the HTML report of RESULTS, a run saved with --format jsonl (its example "
+            "lines carry the values, so the page shows them side by side)."
+        ),
+        epilog=_help.epilog(
+            examples=(
+                "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
+                "matchevals report run.jsonl -o report.html",
+            ),
+            exit_status=False,
+        )
+        + "\n\nexit status:\n  0  the report was written\n  2  RESULTS is missing or not a "
+        "saved run, or FILE cannot be written",
+        formatter_class=_help.Formatter,
+    )
+    if command == "report":
+        report_cmd.add_argument("results", metavar="RESULTS", help="a --format jsonl run")
+        report_cmd.add_argument(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="where to write the page (default: RESULTS with .html instead of its suffix)",
+        )
+        report_cmd.add_argument("--title", help="the page's title (default: the run's)")
+        _add_html_details(report_cmd, _help.REPORT_DETAILS_HELP)
     demo_cmd = commands.add_parser(
         "demo", help="run the main job on bundled example data", description="Run the demos."
     )
@@ -177,161 +293,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     return parser, names
 
 
-def _pairs(args: argparse.Namespace, kind: Kind, counts: Counts) -> Iterator[Example | Problem]:
-    outputs_path, references_path = Path(args.outputs), Path(args.references)
-    read = trajectory_records if kind == "trajectory" else read_records
-    outputs = read(outputs_path)
-    if args.id_key:
-        return pair_by_id(outputs, references_path, args.id_key, counts)
-    if kind == "graph" and references_path.suffix.lower() == ".json":
-        reference = load_single(references_path)
-        if not isinstance(reference, list):
-            return pair_with_one(outputs, reference, counts)
-    return pair_by_position(outputs, read(references_path), counts)
+def _builtin_comparators() -> list[tuple[str, str]]:
+    from matchevals.json_match import comparators
 
-
-def _with_progress(items: Iterable[Scored | Problem], enabled: bool) -> Iterator[Scored | Problem]:
-    if not enabled:
-        yield from items
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    columns = (SpinnerColumn(), TextColumn("{task.completed} examples"), TimeElapsedColumn())
-    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as progress:
-        task = progress.add_task("scoring", total=None)
-        for item in items:
-            yield item
-            progress.advance(task)
-
-
-class ReportError(Exception):
-    """The report could not be written (a full disk, a failing device, ...): exit 2."""
-
-    def __init__(self, where: str, error: OSError) -> None:
-        super().__init__(f"cannot write the report to {where}: {error}")
-
-
-class _Guarded:
-    """The report's handle; an OSError on write or flush becomes a ReportError naming it.
-
-    BrokenPipeError passes through: a reader that went away (``| head``) is not an error.
-    """
-
-    def __init__(self, handle: IO[str], where: str) -> None:
-        self._handle, self._where = handle, where
-
-    def write(self, text: str) -> int:
-        try:
-            return self._handle.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def flush(self) -> None:
-        try:
-            self._handle.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def close(self) -> None:
-        try:
-            self._handle.close()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
-
-    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
-        return getattr(self._handle, name)
-
-
-def _discard_stdout() -> None:
-    """Point stdout at devnull, so output still buffered cannot fail again at exit.
-
-    What the Python docs recommend for SIGPIPE; used for a full disk too.
-    """
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-
-
-@contextlib.contextmanager
-def _destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
-    if path is None:
-        out = _Guarded(sys.stdout, "standard output")
-        try:
-            yield cast(IO[str], out), sys.stdout.isatty()
-            out.flush()
-        except ReportError:
-            _discard_stdout()
-            raise
-        return
-    try:
-        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
-    guarded = _Guarded(handle, path)
-    try:
-        yield cast(IO[str], guarded), False
-    except BaseException:
-        with contextlib.suppress(OSError):
-            handle.close()
-        raise
-    guarded.close()  # flushes: a full disk may only show here
-
-
-def _report_problem(problem: Problem, count: int) -> None:
-    """The first invalid examples go to stderr as they are found; the rest are counted."""
-    if count <= MAX_STDERR_PROBLEMS:
-        print(f"matchevals: {problem}", file=sys.stderr)
-
-
-def _render(summary: Summary, args: argparse.Namespace, out: IO[str], color: bool) -> None:
-    title, bar = f"matchevals {summary.kind}", args.fail_under
-    if args.format == "table":
-        render_table(summary, out, title=title, fail_under=bar, color=color)
-    elif args.format == "markdown":
-        render_markdown(summary, out, title=title, fail_under=bar)
-    elif args.format == "jsonl":
-        render_jsonl_summary(summary, out, fail_under=bar)
-    else:
-        render_json(summary, out, fail_under=bar)
-
-
-def _run(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> int:
-    try:
-        build_evaluator(kind, options)
-    except (TypeError, ValueError) as error:
-        print(f"matchevals {kind}: error: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    summary = Summary(kind, worst_count=max(0, args.worst))
-    summary.files = (args.outputs, args.references)
-    show_problems = args.format != "table" or args.output is not None
-    progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
-    with _destination(args.output) as (out, color):
-        items = score_all(_pairs(args, kind, summary.counts), kind, options, args.workers)
-        for item in _with_progress(items, progress):
-            summary.add(item)
-            if args.format == "jsonl":
-                out.write(jsonl_line(item) + "\n")
-            if isinstance(item, Problem) and show_problems:
-                _report_problem(item, len(summary.problems))
-        _render(summary, args, out, color)
-    if show_problems and summary.count_warning():
-        print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
-    if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
-        extra = len(summary.problems) - MAX_STDERR_PROBLEMS
-        print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
-    if summary.problems and not args.skip_invalid:
-        return EXIT_INVALID
-    if args.fail_under is not None and (summary.mean is None or summary.mean < args.fail_under):
-        return EXIT_BELOW
-    return EXIT_OK
+    return _help.comparator_lines(comparators)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -361,30 +326,36 @@ def _flush_stdout() -> bool:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _discard_stdout()
+        discard_stdout()
     except OSError as error:
-        _discard_stdout()
+        discard_stdout()
         print(f"matchevals: error: cannot write to standard output: {error}", file=sys.stderr)
         return False
     return True
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser, names = _parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser, names = _parser(_command_of(words))
+    args = parser.parse_args(words)
+    from matchevals.cli._command import run_report, run_scoring
+    from matchevals.cli._read import InputError
+
     try:
         if args.command == "demo":
             from matchevals.cli._demo import run_demo
 
             return run_demo(graph=not args.no_graph)
+        if args.command == "report":
+            return run_report(args)
         kind: Kind = args.command
-        return _run(args, kind, given_options(args, names[kind]))
-    except (InputError, ReportError) as error:
+        return run_scoring(args, kind, given_options(args, names[kind]), names[kind])
+    except (InputError, OutputOpenError, ReportError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print("matchevals: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
-        _discard_stdout()
+        discard_stdout()
         return EXIT_OK

@@ -14,8 +14,12 @@ annotation                             flag
 ``list[str]``, ``Iterable[str]``, ...  ``--name A B`` or ``--name A,B`` (repeatable)
 ``dict[str, X]``, ``Mapping[str, X]``  ``--name KEY=VALUE`` (repeatable); a callable ``X`` takes
                                        ``KEY=factory(args)`` naming a built-in comparator
-``Any``, callables, anything else      no flag (``judge`` is replaced by ``--model``)
+``Any``, callables, anything else      no flag, unless the caller adds one (``--judge``)
 =====================================  ==========================================================
+
+Each flag's help comes from a table of texts keyed by parameter name (:mod:`._help`), with the
+default in command-line words (``on``/``off``, ``none``); annotations are resolved one parameter
+at a time, so a name the factory imports only for type checkers costs that one flag, not all.
 """
 
 from __future__ import annotations
@@ -24,12 +28,15 @@ import argparse
 import ast
 import collections.abc
 import inspect
+import re
 import types
 import typing
-from collections.abc import Callable, Mapping
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Union, get_args, get_origin
 
-__all__ = ["add_factory_flags", "given_options"]
+from matchevals.cli._help import OptionHelp
+
+__all__ = ["add_factory_flags", "given_options", "in_cli_words", "option_conflict"]
 
 _SEQUENCE_ORIGINS = {
     list,
@@ -88,9 +95,8 @@ def _scalar(annotation: Any, name: str) -> Callable[[str], Any] | None:
             try:
                 return kind(text)
             except ValueError:
-                raise argparse.ArgumentTypeError(
-                    f"{name} must be a {kind.__name__}; got {text!r}"
-                ) from None
+                wanted = {int: "a whole number", float: "a number"}.get(kind, "a value")
+                raise argparse.ArgumentTypeError(f"expected {wanted}; got {text!r}") from None
 
         return convert
     if annotation is bool:
@@ -166,36 +172,76 @@ class _KeyValue(argparse.Action):
         setattr(namespace, self.dest, mapping)
 
 
-def _help(name: str, default: Any) -> str:
-    return f"{name} (default: {default!r})" if default is not inspect.Parameter.empty else name
+def _default_words(default: Any) -> str | None:
+    """A factory default in command-line words: ``on``/``off``, ``none``, the choice itself."""
+    if default is inspect.Parameter.empty:
+        return None
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    if default is None:
+        return None
+    return str(default)
+
+
+def _annotation(factory: Callable[..., Any], parameter: inspect.Parameter) -> Any:
+    """One parameter's annotation, evaluated in the factory's module (``Any`` when it names
+    something that module imports only for type checkers)."""
+    annotation = parameter.annotation
+    if annotation is inspect.Parameter.empty:
+        return Any
+    if not isinstance(annotation, str):
+        return annotation
+    namespace = {**vars(typing), **getattr(inspect.unwrap(factory), "__globals__", {})}
+    try:
+        return eval(annotation, namespace)
+    except Exception:
+        return Any
 
 
 def add_factory_flags(
     parser: argparse.ArgumentParser | Any,
     factory: Callable[..., Any],
     *,
+    texts: Mapping[str, OptionHelp] | None = None,
+    custom: Mapping[str, Callable[[Any, OptionHelp | None], None]] | None = None,
     skip: tuple[str, ...] = (),
 ) -> list[str]:
     """Add a flag for each keyword argument of ``factory`` a command line can express.
 
-    Returns the option names added, in signature order.
+    ``texts`` holds each flag's help; ``custom`` adds the flag of a parameter itself (given the
+    parser and its text). Returns the option names added, in signature order.
 
     >>> from matchevals.json_match import create_json_match_evaluator
     >>> names = add_factory_flags(argparse.ArgumentParser(), create_json_match_evaluator)
     >>> names[:3]
     ['aggregator', 'list_aggregator', 'rubric']
     """
-    hints = get_type_hints(factory)
+    texts = texts or {}
     added: list[str] = []
     for name, parameter in inspect.signature(factory).parameters.items():
         if name in skip or parameter.kind is not inspect.Parameter.KEYWORD_ONLY:
             continue
-        annotation = hints.get(name, Any)
+        text = texts.get(name)
+        if custom and name in custom:
+            custom[name](parser, text)
+            added.append(name)
+            continue
+        annotation = _annotation(factory, parameter)
         flag = "--" + name.replace("_", "-")
         common: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
-        description = _help(name, parameter.default)
-        base, _ = _strip_none(annotation)
+        base, allows_none = _strip_none(annotation)
         origin = get_origin(base)
+        default = _default_words(parameter.default)
+        if (
+            default is None
+            and parameter.default is None
+            and allows_none
+            and (get_origin(base) is Literal)
+        ):
+            default = "none"
+        fallback = OptionHelp(f"{name} of {factory.__name__}")
+        description = (text or fallback).render(default)
+        metavar = text.metavar if text is not None else None
         if base is bool:
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, help=description, **common
@@ -205,23 +251,26 @@ def add_factory_flags(
             convert = _scalar(value_type, name)
             if key_type is not str or convert is None:
                 continue
-            metavar = "PATH=COMPARATOR" if _is_callable(_strip_none(value_type)[0]) else "KEY=VALUE"
+            if metavar is None:
+                callable_values = _is_callable(_strip_none(value_type)[0])
+                metavar = "PATH=COMPARATOR" if callable_values else "KEY=VALUE"
             parser.add_argument(
                 flag, nargs="+", action=_KeyValue, convert=convert, metavar=metavar,
                 help=description, **common,
             )  # fmt: skip
         elif origin in _SEQUENCE_ORIGINS and all(arg in (str, Ellipsis) for arg in get_args(base)):
             parser.add_argument(
-                flag, nargs="+", action=_ExtendSplit, metavar="NAME", help=description, **common
-            )
+                flag, nargs="+", action=_ExtendSplit, metavar=metavar or "NAME",
+                help=description, **common,
+            )  # fmt: skip
         else:
             convert = _scalar(annotation, name)
             if convert is None or _is_callable(base):
                 continue
             choices = [str(c) for c in get_args(base)] if get_origin(base) is Literal else None
-            if choices and _strip_none(annotation)[1]:
+            if choices and allows_none:
                 choices.append("none")
-            shown = "{" + ",".join(choices) + "}" if choices else None
+            shown = "{" + ",".join(choices) + "}" if choices else metavar
             parser.add_argument(flag, type=convert, metavar=shown, help=description, **common)
         added.append(name)
     return added
@@ -235,3 +284,42 @@ def given_options(namespace: argparse.Namespace, names: list[str]) -> dict[str, 
     """
     values: Mapping[str, Any] = vars(namespace)
     return {name: values[name] for name in names if name in values}
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def option_conflict(options: Mapping[str, Any]) -> str | None:
+    """A flag given without the flag it needs, said in flags (None when all is well).
+
+    >>> option_conflict({"rubric": {"summary": "same meaning"}})
+    '--rubric needs a judge: pass --judge MODULE:ATTRIBUTE or --model PROVIDER:NAME'
+    >>> option_conflict({"threshold": 0.8})
+    '--threshold needs --partial-credit (it is the score each example must reach)'
+    """
+    judged = options.get("judge") is not None or options.get("model")
+    if options.get("rubric") and not judged:
+        return "--rubric needs a judge: pass --judge MODULE:ATTRIBUTE or --model PROVIDER:NAME"
+    if judged and not options.get("rubric"):
+        given = " and ".join(_flag(n) for n in ("judge", "model") if options.get(n) is not None)
+        return f"{given} only score --rubric keys: pass --rubric KEY=CRITERIA as well"
+    if options.get("threshold") is not None and not options.get("partial_credit"):
+        return "--threshold needs --partial-credit (it is the score each example must reach)"
+    return None
+
+
+def in_cli_words(message: str, names: Iterable[str]) -> str:
+    """A factory's error with its keyword arguments written as the flags that set them.
+
+    >>> in_cli_words("threshold is 1.5; pass partial_credit=True or nested=False", ["threshold",
+    ...     "partial_credit", "nested"])
+    '--threshold is 1.5; pass --partial-credit or --no-nested'
+    """
+    for name in sorted(names, key=len, reverse=True):
+        flag = _flag(name)
+        message = re.sub(rf"(?<![\w-]){name}=True\b", flag, message)
+        message = re.sub(rf"(?<![\w-]){name}=False\b", "--no-" + flag[2:], message)
+        message = re.sub(rf"(?<![\w-]){name}=(?=[\s,;.)]|$)", flag, message)
+        message = re.sub(rf"^{name}(?=[\s,;:])", flag, message)
+    return message

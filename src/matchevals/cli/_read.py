@@ -1,49 +1,58 @@
-"""Reading examples: streamed from JSONL, paired by position or by an id key, problems kept.
+"""Reading examples: a file as chunks of raw lines, and what one line means.
 
-A ``.jsonl`` file is read one line at a time and never held whole; a ``.json`` file holds one
-value (one example) or a list of examples and is loaded at once. Every line of a JSONL file is
-one example and keeps its position: a line that is blank or not valid JSON, an example without a
-usable id, or an example missing its partner becomes a :class:`Problem` naming the file and line,
-in the place of that example; the other examples are still paired and scored as they should be.
+The process that reads a file parses nothing: :class:`Reader` hands out :class:`Chunk` s of raw
+JSONL lines (with their byte offsets), and whoever scores a chunk decodes it with
+:func:`decode`. A ``.jsonl`` file is read one line at a time and never held whole; a ``.json``
+file holds one value (one example) or a list of examples and is loaded at once (each example is
+then encoded back to one JSON line, which decodes to an equal value).
+
+Every line of a JSONL file is one example and keeps its position: a line that is blank or not
+valid JSON, an example without a usable id, or an example missing its partner becomes a
+:class:`Problem` naming the file and line, in the place of that example.
+
+>>> decode(b'{"a": 1}\\n')
+{'a': 1}
+>>> decode(b"  \\n")
+Traceback (most recent call last):
+...
+matchevals.cli._read.LineError: blank line (each line of a JSONL file is one example)
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from itertools import zip_longest
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from matchevals._values import describe_type
 
 __all__ = [
+    "Chunk",
     "Counts",
     "Example",
     "InputError",
+    "LineError",
     "Problem",
-    "Record",
-    "load_single",
-    "pair_by_id",
-    "pair_by_position",
-    "pair_with_one",
-    "read_records",
+    "Reader",
+    "Side",
+    "decode",
+    "id_of",
 ]
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+BLANK = "blank line (each line of a JSONL file is one example)"
 
 
 class InputError(Exception):
     """A file cannot be read at all (missing, unknown kind, unreadable JSON document)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One example read from a file: where it was, and its value."""
-
-    where: str  # "outputs.jsonl:17" or "outputs.json[3]"
-    value: Any
-    offset: int = -1  # byte offset of its line in a JSONL file
+class LineError(ValueError):
+    """One line is not an example: its message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +73,7 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """A pair ready to score. ``index`` is its position in input order."""
+    """A pair ready to score. ``index`` is its position among the paired examples."""
 
     index: int
     id: Any
@@ -84,6 +93,158 @@ class Counts:
     references: int | None = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Side:
+    """How the examples of one file are named: ``out.jsonl:17``, ``out.json[16]`` or ``one.json``.
+
+    >>> Side("runs.jsonl", "line").where(16), Side("runs.json", "item").where(16)
+    ('runs.jsonl:17', 'runs.json[16]')
+    """
+
+    name: str
+    style: Literal["line", "item", "single"] = "line"
+
+    def where(self, position: int) -> str:
+        if self.style == "line":
+            return f"{self.name}:{position + 1}"
+        if self.style == "item":
+            return f"{self.name}[{position}]"
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Consecutive examples of one file: ``lines[i]`` is example ``first + i``.
+
+    ``offsets[i]`` is where ``lines[i]`` starts: a byte offset in a JSONL file, the position in a
+    ``.json`` document.
+    """
+
+    first: int
+    lines: list[bytes]
+    offsets: list[int] = field(default_factory=list)
+
+
+def _fast_loads() -> Callable[[bytes], Any] | None:
+    """orjson's parser where it gives exactly what :func:`json.loads` gives (the ``fast`` extra).
+
+    orjson reads integers beyond 64 bits as floats, so a line holding a run of 19 or more
+    digits goes to the standard parser, as does every line orjson refuses (NaN, a lone
+    surrogate, a byte-order mark, ...): for those the standard parser decides, and says why.
+    """
+    try:
+        import orjson
+    except ImportError:
+        return None
+    long_number = re.compile(rb"\d{19}").search
+    orjson_loads, orjson_error, json_loads = orjson.loads, orjson.JSONDecodeError, json.loads
+
+    def loads(line: bytes) -> Any:
+        if long_number(line) is None:
+            try:
+                return orjson_loads(line)
+            except orjson_error:
+                pass
+        return json_loads(line)
+
+    return loads
+
+
+_loads: Callable[[bytes], Any] = (
+    None if os.environ.get("MATCHEVALS_JSON") == "stdlib" else _fast_loads()
+) or json.loads
+
+
+def decode(line: bytes) -> Any:
+    """The JSON value of one line; :class:`LineError` says why a line is not one."""
+    try:
+        return _loads(line)
+    except UnicodeDecodeError:
+        raise LineError("not valid UTF-8") from None
+    except RecursionError:
+        raise LineError("nested too deeply to read") from None
+    except ValueError:
+        if not line.strip():
+            raise LineError(BLANK) from None
+        raise LineError(_why_not_json(line)) from None
+
+
+def _why_not_json(line: bytes) -> str:
+    """The standard parser's complaint about a line, quoted where it failed."""
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as error:
+        return not_json(error)
+    except ValueError as error:
+        return f"not valid JSON: {error}"
+    return "not valid JSON"  # unreachable: the fast parser refuses only what json refuses
+
+
+_QUOTE_BEFORE, _QUOTE_AFTER = 30, 10
+
+
+def _quoted(text: str) -> str:
+    return "".join(c if c >= " " or c == "\t" else repr(c)[1:-1] for c in text)
+
+
+def not_json(error: json.JSONDecodeError, *, document: bool = False) -> str:
+    """``not valid JSON at column 13 (expecting ':' delimiter): …{"a": 1, "b"``: where parsing
+    failed, why, and the text around it (the end of the text said when it is cut there).
+
+    >>> try:
+    ...     json.loads('{"a": 1, "b"')
+    ... except json.JSONDecodeError as error:
+    ...     print(not_json(error))
+    not valid JSON at column 13 (expecting ':' delimiter): {"a": 1, "b" (the line ends there)
+    """
+    text = error.doc
+    position = min(error.pos, len(text.rstrip()))  # not past the end, onto a final newline
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line_end = len(text) if line_end < 0 else line_end
+    start = max(line_start, position - _QUOTE_BEFORE)
+    end = min(line_end, position + _QUOTE_AFTER)
+    quoted = text[start:end] if start > line_start else text[start:end].lstrip()
+    snippet = ("…" if start > line_start else "") + _quoted(quoted)
+    snippet += "…" if end < line_end else ""
+    column = position - line_start + 1
+    line = text.count("\n", 0, position) + 1
+    where = f"line {line}, column {column}" if document else f"column {column}"
+    reason = error.msg[:1].lower() + error.msg[1:]
+    ends = (
+        ""
+        if text[position:].strip()
+        else " (the text ends there)"
+        if document
+        else " (the line ends there)"
+    )
+    return f"not valid JSON at {where} ({reason}): {snippet.rstrip() if ends else snippet}{ends}"
+
+
+def id_of(value: Any, key: str) -> tuple[Any, str | None]:
+    """``(id, None)`` for an object holding a usable ``key``, else ``(None, why not)``.
+
+    >>> id_of([1], "id")
+    (None, "the example is a list, not an object, so it has no --id-key 'id'")
+    """
+    if type(value) is not dict and not isinstance(value, Mapping):
+        kind = describe_type(value)
+        return None, f"the example is {_a(kind)}, not an object, so it has no --id-key {key!r}"
+    if key not in value:
+        return None, f"the example has no {key!r} (the --id-key)"
+    ident = value[key]
+    if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
+        return None, (
+            f"the example's {key!r} (the --id-key) is {_a(describe_type(ident))}; "
+            "expected a string or a number"
+        )
+    return ident, None
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 def _is_jsonl(path: Path) -> bool:
     return path.suffix.lower() in JSONL_SUFFIXES
 
@@ -95,232 +256,97 @@ def _check(path: Path) -> None:
         raise InputError(f"{path}: no such file")
 
 
-def _load_document(path: Path) -> Any:
+def load_document(path: Path) -> Any:
+    """The one value of a ``.json`` file."""
+    _check(path)
     try:
         with path.open("rb") as handle:
             return json.load(handle)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}: {not_json(error, document=True)}") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise InputError(f"{path}: not valid JSON: {error}") from None
     except OSError as error:
         raise InputError(f"{path}: {error.strerror or error}") from None
 
 
-def read_records(path: Path) -> Iterator[Record | Problem]:
-    """Each example of a file in order; invalid JSONL lines (blank ones too) come out as problems.
+OneExample = Callable[[Path, Any], bool]
 
-    A blank line is not skipped: skipping it would pair every later line of one file with the
-    wrong line of the other.
+
+class Reader:
+    """One input file, read forward in chunks of raw lines; ``fetch`` reads one line again.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder, "x.jsonl")
+    ...     _ = path.write_bytes(b'{"a": 1}\\n\\n{"a": 3}\\n')
+    ...     with Reader(path) as reader:
+    ...         chunk = reader.read(2)
+    ...         (chunk.first, chunk.lines, chunk.offsets, reader.read(5).lines, reader.fetch(10, 9))
+    (0, [b'{"a": 1}\\n', b'\\n'], [0, 9], [b'{"a": 3}\\n'], b'{"a": 3}\\n')
     """
-    _check(path)
-    if not _is_jsonl(path):
-        document = _load_document(path)
-        if isinstance(document, list):
-            for index, value in enumerate(document):
-                yield Record(f"{path}[{index}]", value)
-        else:
-            yield Record(str(path), document)
-        return
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise InputError(f"{path}: {error.strerror or error}") from None
-    with handle:
-        offset = 0
-        for number, line in enumerate(handle, start=1):
-            start, offset = offset, offset + len(line)
-            where = f"{path}:{number}"
-            if not line.strip():
-                yield Problem(where, "blank line (each line of a JSONL file is one example)")
-                continue
-            try:
-                yield Record(where, json.loads(line), start)
-            except UnicodeDecodeError:
-                yield Problem(where, "not valid UTF-8")
-            except ValueError as error:
-                yield Problem(where, f"not valid JSON: {error}")
 
-
-def load_single(path: Path) -> Any:
-    """The one value of a ``.json`` file."""
-    _check(path)
-    return _load_document(path)
-
-
-def pair_by_position(
-    outputs: Iterator[Record | Problem],
-    references: Iterator[Record | Problem],
-    counts: Counts | None = None,
-) -> Iterator[Example | Problem]:
-    """The n-th output with the n-th reference: each position is one example, valid or not.
-
-    An invalid line makes its position one problem (its partner is named, not scored); a side
-    left over is one problem per extra example.
-    """
-    counts = counts if counts is not None else Counts()
-    index = 0
-    for position, (output, reference) in enumerate(zip_longest(outputs, references)):
-        counts.outputs += output is not None
-        counts.references = (counts.references or 0) + (reference is not None)
-        if output is None or reference is None:
-            present = output if output is not None else reference
-            assert present is not None
-            if isinstance(present, Problem):
-                yield present
-            else:
-                side = "references" if output is not None else "outputs"
-                yield Problem(present.where, f"no partner: the {side} ran out")
-        elif isinstance(output, Problem) or isinstance(reference, Problem):
-            yield _invalid_pair(output, reference)
-        else:
-            yield Example(index, position, output.where, output.value, reference.value)
-            index += 1
-
-
-def _invalid_pair(output: Record | Problem, reference: Record | Problem) -> Problem:
-    """One problem for one position, whichever of its two lines are invalid."""
-    if isinstance(output, Problem) and isinstance(reference, Problem):
-        return Problem(output.where, f"{output.message}; and {reference}")
-    bad, partner = (output, reference) if isinstance(output, Problem) else (reference, output)
-    assert isinstance(bad, Problem)
-    return Problem(bad.where, f"{bad.message} (so {partner.where} is not scored)")
-
-
-def _id_of(record: Record, key: str) -> tuple[Any, Problem | None]:
-    value = record.value
-    if not isinstance(value, Mapping):
-        return None, Problem(record.where, f"is not an object, so it has no {key!r}")
-    if key not in value:
-        return None, Problem(record.where, f"has no {key!r}")
-    ident = value[key]
-    if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
-        return None, Problem(record.where, f"{key!r} must be a string or a number")
-    return ident, None
-
-
-def _without(value: Mapping[str, Any], key: str) -> dict[str, Any]:
-    return {name: item for name, item in value.items() if name != key}
-
-
-def pair_by_id(
-    outputs: Iterator[Record | Problem],
-    references_path: Path,
-    key: str,
-    counts: Counts | None = None,
-) -> Iterator[Example | Problem]:
-    """Pair each output with the reference holding the same ``key`` value (removed from both).
-
-    References are indexed first: for JSONL only the byte offset of each line is kept, and a
-    reference is parsed again when its output arrives, so memory grows with the number of ids,
-    not with the size of the examples. One broken example is counted once: an output without a
-    reference while some reference lines had no readable id (or the other way round) is still
-    reported, but not counted again as long as those unreadable lines could be its partners.
-    """
-    counts = counts if counts is not None else Counts()
-    index_: dict[Any, Record] = {}
-    problems: list[Problem] = []
-    unreadable = _Unreadable()
-    for record in read_records(references_path):
-        counts.references = (counts.references or 0) + 1
-        if isinstance(record, Problem):
-            unreadable.count += 1
-            problems.append(record)
-            continue
-        ident, problem = _id_of(record, key)
-        if problem is not None:
-            unreadable.count += 1
-            problems.append(problem)
-        elif ident in index_:
-            problems.append(
-                Problem(record.where, f"duplicate {key} {ident!r} (first at {index_[ident].where})")
+    def __init__(self, path: Path, is_one_example: OneExample | None = None) -> None:
+        """``is_one_example(path, document)`` says a ``.json`` list is itself one example (a
+        trajectory is a list of messages); by default a list holds one example per item."""
+        _check(path)
+        self.side = Side(str(path), "line")
+        self.read_so_far = 0
+        self._values: list[bytes] | None = None
+        self._handle: Any = None
+        self._offset = 0
+        if not _is_jsonl(path):
+            document = load_document(path)
+            listed = isinstance(document, list) and not (
+                is_one_example is not None and is_one_example(path, document)
             )
-        else:
-            keep = record.value if record.offset < 0 else None
-            index_[ident] = Record(record.where, keep, record.offset)
-    yield from problems
-    with _reloader(references_path) as load:
-        yield from _match_ids(outputs, index_, load, key, counts, unreadable)
+            items = document if listed else [document]
+            self.side = Side(str(path), "item" if listed else "single")
+            self._values = [json.dumps(item).encode() for item in items]
+            return
+        try:
+            self._handle = path.open("rb")
+        except OSError as error:
+            raise InputError(f"{path}: {error.strerror or error}") from None
 
+    def __enter__(self) -> Reader:
+        return self
 
-class _Unreadable:
-    """Lines of one side whose id is unknown: each may be the partner of one orphan of the other."""
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
-    def __init__(self) -> None:
-        self.count = 0
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
 
-    def orphan(self, where: str, message: str, side: str) -> Problem:
-        if self.count <= 0:
-            return Problem(where, message)
-        self.count -= 1
-        note = f" (not counted again: it may be one of the {side} lines whose id could not be read)"
-        return Problem(where, message + note, counted=False)
+    def read(self, count: int, max_bytes: float = float("inf")) -> Chunk:
+        """Up to ``count`` examples, fewer once ``max_bytes`` are read; empty at the end."""
+        first = self.read_so_far
+        if self._values is not None:
+            lines = self._values[first : first + count]
+            self.read_so_far += len(lines)
+            return Chunk(first, lines, list(range(first, first + len(lines))))
+        lines, offsets, size = [], [], 0
+        readline, offset = self._handle.readline, self._offset
+        while len(lines) < count and size < max_bytes:
+            line = readline()
+            if not line:
+                break
+            lines.append(line)
+            offsets.append(offset)
+            offset += len(line)
+            size += len(line)
+        self._offset = offset
+        self.read_so_far += len(lines)
+        return Chunk(first, lines, offsets)
 
+    @property
+    def bytes_read(self) -> int:
+        """How far reading a JSONL file has got, in bytes (0 for a ``.json``, loaded whole)."""
+        return self._offset
 
-def _match_ids(
-    outputs: Iterator[Record | Problem],
-    index_: dict[Any, Record],
-    load: Callable[[Record], Any],
-    key: str,
-    counts: Counts,
-    unreadable_references: _Unreadable,
-) -> Iterator[Example | Problem]:
-    used: set[Any] = set()
-    unreadable_outputs = _Unreadable()
-    index = 0
-    for output in outputs:
-        counts.outputs += 1
-        if isinstance(output, Problem):
-            unreadable_outputs.count += 1
-            yield output
-            continue
-        ident, problem = _id_of(output, key)
-        if problem is not None:
-            unreadable_outputs.count += 1
-            yield problem
-            continue
-        reference = index_.get(ident)
-        if reference is None:
-            message = f"no reference with {key} {ident!r}"
-            yield unreadable_references.orphan(output.where, message, "reference")
-            continue
-        if ident in used:
-            yield Problem(output.where, f"duplicate {key} {ident!r} in the outputs")
-            continue
-        used.add(ident)
-        value = load(reference)
-        yield Example(index, ident, output.where, _without(output.value, key), _without(value, key))
-        index += 1
-    for ident, reference in index_.items():
-        if ident not in used:
-            message = f"no output with {key} {ident!r}"
-            yield unreadable_outputs.orphan(reference.where, message, "output")
-
-
-@contextlib.contextmanager
-def _reloader(path: Path) -> Iterator[Callable[[Record], Any]]:
-    """Reads a reference back: from its byte offset (JSONL) or as kept (JSON)."""
-    if not _is_jsonl(path):
-        yield lambda record: record.value
-        return
-    with path.open("rb") as handle:
-
-        def load(record: Record) -> Any:
-            handle.seek(record.offset)
-            return json.loads(handle.readline())
-
-        yield load
-
-
-def pair_with_one(
-    outputs: Iterator[Record | Problem], reference: Any, counts: Counts | None = None
-) -> Iterator[Example | Problem]:
-    """Every output against the same reference."""
-    counts = counts if counts is not None else Counts()
-    counts.references = None
-    index = 0
-    for output in outputs:
-        counts.outputs += 1
-        if isinstance(output, Problem):
-            yield output
-            continue
-        yield Example(index, index, output.where, output.value, reference)
-        index += 1
+    def fetch(self, offset: int, length: int) -> bytes:
+        """The line at ``offset`` (as :meth:`read` gave it) once more."""
+        if self._values is not None:
+            return self._values[offset]
+        return os.pread(self._handle.fileno(), length, offset)

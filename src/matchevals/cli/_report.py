@@ -1,18 +1,27 @@
-"""The summary of a run and its renderings: a rich table, JSON, JSON Lines, Markdown."""
+"""The summary of a run and its renderings: a rich table, JSON, JSON Lines, Markdown.
+
+The table fits the terminal: rich measures it (``COLUMNS`` wins when set), so tables use the
+whole width when there is room and stay unbroken down to 60 columns, where the worst examples
+are listed as short blocks instead of a table.
+"""
 
 from __future__ import annotations
 
-import heapq
 import json
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 from matchevals.cli._read import Counts, Problem
-from matchevals.cli._run import Kind, Scored
+from matchevals.cli._tally import Tally
+from matchevals.report._stats import is_superstep, verdict, why
+
+if TYPE_CHECKING:
+    from matchevals.cli._run import Kind, Scored
 
 __all__ = [
+    "Gates",
     "Summary",
     "jsonl_line",
     "render_json",
@@ -23,67 +32,65 @@ __all__ = [
 
 MAX_KEY_ROWS = 30
 MAX_PROBLEM_ROWS = 20
+NARROW = 80  # below this many columns the worst examples are blocks, not a table
 
 
-@dataclass(slots=True)
-class _Mean:
-    total: float = 0.0
-    count: int = 0
+@dataclass(frozen=True)
+class Gates:
+    """What decides whether a run passed: ``--fail-under``, graph ``--threshold``, and
+    ``--skip-invalid``."""
 
-    def add(self, value: float) -> None:
-        self.total += value
-        self.count += 1
+    fail_under: float | None = None
+    threshold: float | None = None
+    skip_invalid: bool = False
 
-    @property
-    def value(self) -> float:
-        return self.total / self.count if self.count else math.nan
-
-
-def _comment(result: dict[str, Any]) -> str:
-    return str(result.get("comment") or "")
+    def words(self) -> str:
+        """``fail-under 0.9, threshold 0.8`` (empty without gates)."""
+        parts = []
+        if self.fail_under is not None:
+            parts.append(f"fail-under {self.fail_under:g}")
+        if self.threshold is not None:
+            parts.append(f"threshold {self.threshold:g}")
+        return ", ".join(parts)
 
 
 @dataclass
 class Summary:
-    """Everything reported at the end, kept in memory bounded by keys and ``worst`` rows."""
+    """Everything reported at the end, kept in memory bounded by keys and ``worst`` rows.
+
+    Its numbers are a :class:`~matchevals.cli._tally.Tally` (``stats``): the tallies of the
+    chunks, scored wherever, merge into it exactly, so every engine reports the same bytes.
+    """
 
     kind: Kind
     worst_count: int = 5
-    scored: int = 0
-    _sum: float = 0.0
-    per_key: dict[str, _Mean] = field(default_factory=dict)
-    _worst: list[tuple[float, int, Scored]] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    invalid: int = 0
+    stats: Tally = field(init=False)
     counts: Counts = field(default_factory=Counts)
     files: tuple[str, str] = ("outputs", "references")
+    gates: Gates = field(default_factory=Gates)
+    id_key: str | None = None
+
+    def __post_init__(self) -> None:
+        self.stats = Tally(self.kind, self.worst_count)
 
     def add(self, item: Scored | Problem) -> None:
-        if isinstance(item, Problem):
-            self.problems.append(item)
-            self.invalid += item.counted
-            return
-        self.scored += 1
-        self._sum += item.score
-        for key, value in self._key_scores(item):
-            self.per_key.setdefault(key, _Mean()).add(value)
-        if item.score < 1:
-            entry = (-item.score, -item.index, item)
-            if len(self._worst) < self.worst_count:
-                heapq.heappush(self._worst, entry)
-            elif self.worst_count:
-                heapq.heappushpop(self._worst, entry)
+        self.stats.add(item)
 
-    def _key_scores(self, item: Scored) -> Iterator[tuple[str, float]]:
-        if self.kind == "json":
-            for result in item.results:
-                yield str(result["key"]), float(result["score"])
-            return
-        for result in item.results:
-            yield str(result["key"]), float(result["score"])
-            for run in (result.get("metadata") or {}).get("runs") or ():
-                for position, verdict in enumerate(run.get("verdicts") or ()):
-                    yield f"superstep {position}", float(verdict == "match")
+    def merge(self, part: Tally) -> None:
+        """Add a chunk's tally (chunks are merged in input order; the means are exact sums)."""
+        self.stats.merge(part)
+
+    @property
+    def scored(self) -> int:
+        return self.stats.scored
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self.stats.problems
+
+    @property
+    def invalid(self) -> int:
+        return self.stats.invalid
 
     def count_warning(self) -> str | None:
         """Said before anything else when the two files hold different numbers of examples."""
@@ -98,41 +105,64 @@ class Summary:
     @property
     def mean(self) -> float | None:
         """The mean example score, None when nothing was scored."""
-        return self._sum / self.scored if self.scored else None
+        return self.stats.mean
 
     @property
     def worst(self) -> list[Scored]:
         """The lowest-scoring examples (below 1), lowest first, ties in input order."""
-        return [entry[2] for entry in sorted(self._worst, key=lambda e: (-e[0], -e[1]))]
+        return [entry[2] for entry in sorted(self.stats.worst, key=lambda e: (-e[0], -e[1]))]
 
-    def key_rows(self) -> list[tuple[str, float, int]]:
-        def order(name: str) -> tuple[int, Any]:
-            if name.startswith("superstep "):
-                return (1, int(name.split()[1]))
-            return (0, name)
+    def verdict(self) -> tuple[bool, list[str]]:
+        """Whether the run passed its gates, and why not."""
+        return verdict(
+            mean=self.mean,
+            invalid=self.invalid or len(self.problems),
+            fail_under=self.gates.fail_under,
+            threshold=self.gates.threshold,
+            below_threshold=self.stats.below_threshold,
+            skip_invalid=self.gates.skip_invalid,
+        )
 
-        return [
-            (k, self.per_key[k].value, self.per_key[k].count)
-            for k in sorted(self.per_key, key=order)
-        ]
+    def key_rows(self) -> list[tuple[str, float, int, int]]:
+        """``(key, mean, count, unchecked)``: keys by name, then supersteps by position."""
+        return self.stats.key_rows()
 
     def as_dict(self) -> dict[str, Any]:
         warning = self.count_warning()
         per_file = {self.files[0]: self.counts.outputs}
         if self.counts.references is not None:
             per_file[self.files[1]] = self.counts.references
-        return {
+        passed, reasons = self.verdict()
+        document: dict[str, Any] = {
             "warnings": [warning] if warning else [],
+            "kind": self.kind,
+            "files": list(self.files),
+            "passed": passed,
+            "failed_because": reasons,
+            "fail_under": self.gates.fail_under,
+        }
+        if self.kind == "graph":
+            document["threshold"] = self.gates.threshold
+            if self.gates.threshold is not None:
+                document["below_threshold"] = self.stats.below_threshold
+        document |= {
             "examples_scored": self.scored,
             "invalid": self.invalid,
             "examples_per_file": per_file,
+            "id_key": self.id_key,
             "mean_score": self.mean,
-            "per_key": {
-                key: {"mean": mean, "count": count} for key, mean, count in self.key_rows()
-            },
+            "per_key": {row[0]: _key_entry(*row) for row in self.key_rows()},
             "worst": [_scored_dict(item) for item in self.worst],
             "problems": [{"where": p.where, "message": p.message} for p in self.problems],
         }
+        return document
+
+
+def _key_entry(key: str, mean: float, count: int, unchecked: int) -> dict[str, Any]:
+    entry: dict[str, Any] = {"mean": None if math.isnan(mean) else mean, "count": count}
+    if is_superstep(key):
+        entry["unchecked"] = unchecked
+    return entry
 
 
 def _scored_dict(item: Scored) -> dict[str, Any]:
@@ -145,29 +175,32 @@ def _scored_dict(item: Scored) -> dict[str, Any]:
     }
 
 
-def _why(item: Scored) -> str:
-    comments = (_comment(r) for r in item.results if float(r["score"]) < 1 and _comment(r))
-    return "; ".join(dict.fromkeys(comments))  # aggregator None repeats list-level comments
-
-
-def jsonl_line(item: Scored | Problem) -> str:
-    """One line of ``--format jsonl`` for an example or a problem."""
+def jsonl_line(item: Scored | Problem, values: tuple[Any, Any] | None = None) -> str:
+    """One line of ``--format jsonl`` for an example (with its ``outputs`` and
+    ``reference_outputs`` when known, so ``matchevals report`` can show them) or a problem."""
     if isinstance(item, Problem):
         record: dict[str, Any] = {"type": "invalid", "where": item.where, "message": item.message}
+        if not item.counted:
+            record["counted"] = False
     else:
         record = {"type": "example", **_scored_dict(item)}
-    return json.dumps(record, ensure_ascii=False, default=repr)
+        if values is not None:
+            record["outputs"], record["reference_outputs"] = values
+    return _LINE_ENCODER.encode(record)
 
 
-def render_json(summary: Summary, out: IO[str], *, fail_under: float | None) -> None:
-    document = {"summary": summary.as_dict() | {"fail_under": fail_under}}
-    json.dump(document, out, ensure_ascii=False, indent=2, default=repr)
+# json.dumps(record, ensure_ascii=False, default=repr), without building an encoder per line
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=repr)
+
+
+def render_json(summary: Summary, out: IO[str]) -> None:
+    json.dump({"summary": summary.as_dict()}, out, ensure_ascii=False, indent=2, default=repr)
     out.write("\n")
 
 
-def render_jsonl_summary(summary: Summary, out: IO[str], *, fail_under: float | None) -> None:
+def render_jsonl_summary(summary: Summary, out: IO[str]) -> None:
     """The last line of ``--format jsonl`` (the examples were written as they came)."""
-    line = {"type": "summary", **summary.as_dict(), "fail_under": fail_under}
+    line = {"type": "summary", **summary.as_dict()}
     del line["worst"]  # already written, line by line
     out.write(json.dumps(line, ensure_ascii=False, default=repr) + "\n")
 
@@ -180,83 +213,179 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(
-    summary: Summary, out: IO[str], *, title: str, fail_under: float | None
-) -> None:
-    verdict = ""
-    if fail_under is not None:
-        passed = summary.mean is not None and summary.mean >= fail_under
-        verdict = f" — {'passed' if passed else 'FAILED'} (fail-under {fail_under:g})"
+def _headline_verdict(summary: Summary) -> tuple[str, bool, list[str]]:
+    """`` — passed (fail-under 0.9)`` and the reasons it did not pass."""
+    passed, reasons = summary.verdict()
+    gates = summary.gates.words()
+    word = "passed" if passed else "FAILED"
+    return word + (f" ({gates})" if gates else ""), passed, reasons
+
+
+def _place(summary: Summary, item: Scored) -> str:
+    """Where an example is, short: ``line 17`` / ``[3]`` of the outputs file, else in full."""
+    outputs = summary.files[0]
+    if item.where.startswith(outputs + ":") and item.where[len(outputs) + 1 :].isdigit():
+        return "line " + item.where[len(outputs) + 1 :]
+    if item.where.startswith(outputs + "["):
+        return "item " + item.where[len(outputs) + 1 : -1]
+    return item.where
+
+
+def _id_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+
+
+def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
+    heading, _, reasons = _headline_verdict(summary)
     warning = summary.count_warning()
     lines = [
-        f"### {title}{verdict}",
+        f"### {title} — {heading}",
         "",
         *([f"> **Warning:** {_md(warning)}", ""] if warning else []),
+        *([f"> **Failed because:** {_md('; '.join(reasons))}", ""] if reasons else []),
         f"**{summary.scored}** examples scored, **{summary.invalid}** invalid, "
-        f"mean score **{_fmt(summary.mean)}**",
+        f"mean score **{_fmt(summary.mean)}**"
+        + (
+            f", **{summary.stats.below_threshold}** below threshold {summary.gates.threshold:g}"
+            if summary.gates.threshold is not None
+            else ""
+        ),
         "",
-        "| key | mean | count |",
-        "|---|---:|---:|",
     ]
     rows = summary.key_rows()
-    lines += [
-        f"| {_md(key)} | {_fmt(mean)} | {count} |" for key, mean, count in rows[:MAX_KEY_ROWS]
-    ]
+    with_unchecked = any(is_superstep(key) for key, *_ in rows)
+    if with_unchecked:
+        lines += ["| key | mean | count | unchecked |", "|---|---:|---:|---:|"]
+    else:
+        lines += ["| key | mean | count |", "|---|---:|---:|"]
+    for key, mean, count, unchecked in rows[:MAX_KEY_ROWS]:
+        cells = [_md(key), _fmt(mean), str(count)]
+        if with_unchecked:
+            cells.append(str(unchecked) if is_superstep(key) else "")
+        lines.append("| " + " | ".join(cells) + " |")
     if len(rows) > MAX_KEY_ROWS:
-        lines.append(f"| … {len(rows) - MAX_KEY_ROWS} more | | |")
+        cells = [f"… {len(rows) - MAX_KEY_ROWS} more", "", "", *([""] if with_unchecked else [])]
+        lines.append("| " + " | ".join(cells) + " |")
     if summary.worst:
-        lines += ["", "#### Worst examples", "", "| example | score | why |", "|---|---:|---|"]
-        lines += [f"| {_md(i.where)} | {_fmt(i.score)} | {_md(_why(i))} |" for i in summary.worst]
+        id_key = summary.id_key
+        header = ["example", *([_md(id_key)] if id_key else []), "score", "why"]
+        rule = ["---", *(["---"] if id_key else []), "---:", "---"]
+        lines += ["", "#### Worst examples", "", "| " + " | ".join(header) + " |"]
+        lines.append("|" + "|".join(rule) + "|")
+        for item in summary.worst:
+            cells = [_md(item.where), *([_md(_id_text(item.id))] if id_key else [])]
+            cells += [_fmt(item.score), _md(why(item.results))]
+            lines.append("| " + " | ".join(cells) + " |")
     if summary.problems:
         lines += ["", "#### Invalid input", ""]
         lines += [f"- `{_md(str(p.where))}`: {_md(p.message)}" for p in summary.problems]
     out.write("\n".join(lines) + "\n")
 
 
-def render_table(
-    summary: Summary, out: IO[str], *, title: str, fail_under: float | None, color: bool
-) -> None:
-    """The terminal summary, drawn with rich."""
+def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> None:
+    """The terminal summary, drawn with rich at the terminal's width."""
+    from rich import box
     from rich.console import Console
+    from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=out, force_terminal=color, no_color=not color, width=110)
+    console = Console(file=out, force_terminal=color, no_color=not color, highlight=False)
+    narrow = console.width < NARROW
     warning = summary.count_warning()
     if warning:
         console.print(Text(f"warning: {warning}", style="bold yellow"), soft_wrap=True)
-    headline = (
-        f"[bold]{title}[/bold]: {summary.scored} examples scored, "
-        f"{summary.invalid} invalid, mean score [bold]{_fmt(summary.mean)}[/bold]"
+    heading, passed, reasons = _headline_verdict(summary)
+    headline = Text.assemble(
+        (title, "bold"),
+        f": {summary.scored} examples scored, {summary.invalid} invalid, mean score ",
+        (_fmt(summary.mean), "bold"),
     )
-    if fail_under is not None:
-        passed = summary.mean is not None and summary.mean >= fail_under
-        headline += (
-            f" — {'[green]passed' if passed else '[red]FAILED'}[/] (fail-under {fail_under:g})"
+    if summary.gates.threshold is not None:
+        headline.append(
+            f", {summary.stats.below_threshold} below threshold {summary.gates.threshold:g}"
         )
+    headline.append(" — ")
+    headline.append(heading, style="green" if passed else "red")
     console.print(headline)
-    keys = Table(title="mean score per key" if summary.kind == "json" else "mean score per check")
-    keys.add_column("key")
-    keys.add_column("mean", justify="right")
-    keys.add_column("count", justify="right")
+    for reason in reasons:  # wrapped lines stay indented under their reason
+        console.print(Padding(Text(f"failed because {reason}", style="red"), (0, 0, 0, 2)))
     rows = summary.key_rows()
-    for key, mean, count in rows[:MAX_KEY_ROWS]:
-        keys.add_row(Text(key), _fmt(mean), str(count))
-    if len(rows) > MAX_KEY_ROWS:
-        keys.add_row(f"… {len(rows) - MAX_KEY_ROWS} more (see --format json)", "", "")
-    if rows:
+    plain = [row for row in rows if not is_superstep(row[0])]
+    steps = [row for row in rows if is_superstep(row[0])]
+    table_box = box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD
+    if plain:
+        keys = Table(
+            title="mean score per key" if summary.kind == "json" else "mean score per check",
+            box=table_box,
+            expand=False,
+        )
+        keys.add_column("key", overflow="fold", ratio=1)
+        keys.add_column("mean", justify="right", no_wrap=True)
+        keys.add_column("count", justify="right", no_wrap=True)
+        for key, mean, count, _ in plain[:MAX_KEY_ROWS]:
+            keys.add_row(Text(key), _fmt(mean), str(count))
+        if len(plain) > MAX_KEY_ROWS:
+            keys.add_row(Text(f"… {len(plain) - MAX_KEY_ROWS} more (see --format json)"), "", "")
         console.print(keys)
+    if steps:
+        per_step = Table(title="mean per superstep position", box=table_box, expand=False)
+        per_step.add_column("superstep", no_wrap=True)
+        per_step.add_column("mean", justify="right", no_wrap=True)
+        per_step.add_column("checked", justify="right", no_wrap=True)
+        per_step.add_column("unchecked", justify="right", no_wrap=True)
+        for key, mean, count, unchecked in steps[:MAX_KEY_ROWS]:
+            per_step.add_row(key.split()[1], _fmt(mean), str(count), str(unchecked))
+        if len(steps) > MAX_KEY_ROWS:
+            per_step.add_row(f"… {len(steps) - MAX_KEY_ROWS} more", "", "", "")
+        console.print(per_step)
+        if any(row[3] for row in steps):
+            console.print(
+                Text(
+                    "unchecked: supersteps after a run left its reference pattern (not "
+                    "averaged as 0)",
+                    style="dim",
+                )
+            )
     if summary.worst:
-        worst = Table(title="worst examples")
-        worst.add_column("example")
-        worst.add_column("score", justify="right")
-        worst.add_column("why", overflow="fold")
-        for item in summary.worst:
-            worst.add_row(Text(item.where), _fmt(item.score), Text(_why(item)))
-        console.print(worst)
+        _print_worst(console, summary, narrow)
     if summary.problems:
-        console.print(f"[bold]invalid input[/bold] ({summary.invalid} examples):")
+        console.print(Text.assemble(("invalid input", "bold"), f" ({summary.invalid} examples):"))
         for problem in summary.problems[:MAX_PROBLEM_ROWS]:
-            console.print(f"  {problem}", markup=False, highlight=False)
+            console.print(Text(f"  {problem}"), soft_wrap=True)
         if len(summary.problems) > MAX_PROBLEM_ROWS:
             console.print(f"  … and {len(summary.problems) - MAX_PROBLEM_ROWS} more")
+
+
+def _print_worst(console: Any, summary: Summary, narrow: bool) -> None:
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    title = f"worst examples of {Path(summary.files[0]).name}"
+    with_id = summary.id_key is not None
+    if narrow:
+        console.print(Text(title, style="bold italic"), justify="center")
+        for item in summary.worst:
+            head = Text.assemble((_place(summary, item), "bold"))
+            if with_id:
+                head.append(f"  {summary.id_key} {_id_text(item.id)}")
+            head.append(f"  score {_fmt(item.score)}")
+            console.print(head)
+            reason = why(item.results)
+            if reason:
+                console.print(Padding(Text(reason, overflow="fold"), (0, 0, 0, 2)))
+        return
+    worst = Table(title=title)
+    worst.add_column("example", no_wrap=True)
+    if with_id:
+        worst.add_column(summary.id_key or "id", overflow="fold", max_width=24)
+    worst.add_column("score", justify="right", no_wrap=True)
+    worst.add_column("why", overflow="fold", ratio=1)
+    for item in summary.worst:
+        cells: list[Any] = [Text(_place(summary, item))]
+        if with_id:
+            cells.append(Text(_id_text(item.id)))
+        cells += [_fmt(item.score), Text(why(item.results))]
+        worst.add_row(*cells)
+    console.print(worst)

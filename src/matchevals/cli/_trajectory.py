@@ -9,15 +9,14 @@ message per line) is an invalid example, never scored as a trajectory of one mes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from matchevals.cli._read import JSONL_SUFFIXES, InputError, Problem, Record, load_single
-from matchevals.cli._read import read_records as read_any_records
+from matchevals.cli._read import InputError
 
-__all__ = ["read_records", "trajectory_evaluator"]
+__all__ = ["is_one_trajectory", "trajectory_evaluator"]
 
 
 def _is_message(value: Any) -> bool:
@@ -32,25 +31,18 @@ def _is_trajectory(value: Any) -> bool:
     return isinstance(value, list) or (isinstance(value, Mapping) and "messages" in value)
 
 
-def read_records(path: Path) -> Iterator[Record | Problem]:
-    """The examples of a file, a ``.json`` list of messages being one example.
+def is_one_trajectory(path: Path, document: Any) -> bool:
+    """Whether a ``.json`` document is one trajectory (a list of messages), not a list of them.
 
-    >>> import json, tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "one.json"
-    >>> _ = path.write_text(json.dumps([{"role": "user", "content": "hi"}]))
-    >>> [record.value for record in read_records(path)]
-    [[{'role': 'user', 'content': 'hi'}]]
+    >>> is_one_trajectory(Path("one.json"), [{"role": "user", "content": "hi"}])
+    True
+    >>> is_one_trajectory(Path("many.json"), [[{"role": "user", "content": "hi"}]])
+    False
     """
-    if path.suffix.lower() in JSONL_SUFFIXES:
-        yield from read_any_records(path)
-        return
-    document = load_single(path)
     if not isinstance(document, list) or not any(map(_is_message, document)):
-        yield from read_any_records(path)
-        return
+        return False
     if all(map(_is_message, document)):
-        yield Record(str(path), document)
-        return
+        return True
     first = next(index for index, item in enumerate(document) if not _is_message(item))
     kind = "a trajectory" if _is_trajectory(document[first]) else "neither a message nor one"
     raise InputError(

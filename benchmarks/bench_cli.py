@@ -1,0 +1,326 @@
+"""The ``matchevals`` command line against a bare Python loop, on the same files.
+
+Run: python benchmarks/bench_cli.py [--examples 40000] [--repeat 3] [--no-ray] [--gigabyte]
+
+Workload (issue 16): ``--examples`` id-keyed pairs of nested records (a customer object, a list
+of three line items, a total, a status), references shuffled, about one in four outputs wrong
+somewhere; scored with ``create_json_match_evaluator(aggregator="average")`` and written as
+JSONL. The bare loop is what a user writes by hand: json.loads both sides, a dict of references
+by id, the same evaluator, each result list written as a JSON line. A graph workload
+(``matchevals graph`` on LangGraph trajectories against one reference) runs the same way.
+
+Each command runs as the only child of a fresh measuring process, so its time, its CPU time and
+its peak memory (the largest RSS of it and its worker processes, ``RUSAGE_CHILDREN``) are its
+own; runs are interleaved and repeated, and the table shows the median with the range. The
+outputs of 1 worker, 2 workers and Ray are checked to be byte-identical, and the CLI's results
+to equal the bare loop's; Ray's fixed cost (starting a local Ray and its actors, then stopping
+it) is the row that scores a single pair. ``--gigabyte`` also scores a ~1 GB pair of files by
+position with 2 workers and prints the peak memory (several minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+if done.returncode not in (0, 1):
+    sys.stderr.write(done.stderr.decode()[-2000:])
+    raise SystemExit(done.returncode)
+print(json.dumps([wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss]))
+"""
+
+BARE_JSON = """
+import json, sys
+from matchevals.json_match import create_json_match_evaluator
+outputs, references, target = sys.argv[1:4]
+evaluator = create_json_match_evaluator(aggregator="average")
+by_id = {}
+with open(references, "rb") as handle:
+    for line in handle:
+        reference = json.loads(line)
+        by_id[reference.pop("id")] = reference
+with open(outputs, "rb") as handle, open(target, "w") as out:
+    for line in handle:
+        output = json.loads(line)
+        results = evaluator(outputs=output, reference_outputs=by_id[output.pop("id")])
+        out.write(json.dumps(results) + "\\n")
+"""
+
+BARE_GRAPH = """
+import json, sys
+from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
+runs, reference_path, target = sys.argv[1:4]
+evaluator = create_graph_trajectory_match_evaluator(partial_credit=True)
+with open(reference_path, "rb") as handle:
+    reference = json.load(handle)
+with open(runs, "rb") as handle, open(target, "w") as out:
+    for line in handle:
+        results = evaluator(outputs=json.loads(line), reference_outputs=reference)
+        out.write(json.dumps(results) + "\\n")
+"""
+
+CITIES = ["Lyon", "Paris", "Oslo", "Rome", "Porto", "Ghent"]
+
+
+def write_json_workload(folder: Path, count: int, seed: int = 16) -> tuple[Path, Path]:
+    folder.mkdir(exist_ok=True)
+    rng = random.Random(seed)
+    outputs, references = [], []
+    for i in range(count):
+        reference = {
+            "id": f"ex-{i:08d}",
+            "customer": {"name": f"Customer {i}", "city": rng.choice(CITIES), "zip": f"{i:05d}"},
+            "items": [
+                {"sku": f"S{rng.randrange(1000)}", "qty": rng.randrange(1, 5), "price": i % 97}
+                for _ in range(3)
+            ],
+            "total": round(rng.uniform(10, 500), 2),
+            "status": rng.choice(["paid", "open"]),
+        }
+        output = json.loads(json.dumps(reference))
+        if rng.random() < 0.15:
+            output["customer"]["city"] = "Berlin"
+        if rng.random() < 0.1:
+            output["items"][0]["qty"] += 1
+        if rng.random() < 0.05:
+            output["total"] = None
+        outputs.append(json.dumps(output))
+        references.append(json.dumps(reference))
+    rng.shuffle(references)
+    out, ref = folder / "outputs.jsonl", folder / "references.jsonl"
+    out.write_text("\n".join(outputs) + "\n")
+    ref.write_text("\n".join(references) + "\n")
+    return out, ref
+
+
+def write_graph_workload(folder: Path, count: int, seed: int = 17) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    steps = [["plan"], ["search", "fetch"], ["read"], ["write"], ["review"]]
+    with (folder / "runs.jsonl").open("w") as handle:
+        for _ in range(count):
+            run = [list(step) for step in steps]
+            if rng.random() < 0.3:
+                run[1] = ["search"]
+            if rng.random() < 0.2:
+                run.insert(3, ["read"])
+            handle.write(json.dumps({"inputs": None, "results": None, "steps": run}) + "\n")
+    (folder / "reference.json").write_text(json.dumps({"steps": steps}))
+    return folder / "runs.jsonl", folder / "reference.json"
+
+
+def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
+    wall, cpu, peak = json.loads(done.stdout)
+    return wall, cpu, peak
+
+
+READER = """
+import resource, sys
+import matchevals.cli._engine, matchevals.graph_trajectory, matchevals.json_match, rich.progress
+from matchevals.cli import main
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+started = cpu()
+main(sys.argv[1:])
+print(cpu() - started, file=sys.stderr)
+"""
+
+
+def reading_cpu(command: list[str]) -> float:
+    """The CPU time of the reading process of ``command`` (a ``cli(...)`` list), workers apart,
+    imports apart."""
+    done = subprocess.run(
+        [sys.executable, "-c", READER, *command[3:]], capture_output=True, text=True, check=False
+    )
+    return float(done.stderr.split()[-1])
+
+
+def cli(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "matchevals.cli", *map(str, args)]
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def run_suite(
+    title: str, configs: dict[str, tuple[list[str], dict[str, str]]], repeat: int
+) -> dict[str, list[tuple[float, float, int]]]:
+    print(f"\n{title} (load average before: {load_average()})", flush=True)
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in configs}
+    for _ in range(repeat):
+        for name, (command, env) in configs.items():
+            runs[name].append(measure(command, env))
+    bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
+    one = statistics.median(wall for wall, _, _ in runs.get("cli --workers 1", runs["bare loop"]))
+    header = (
+        f"{'':28} {'median s':>9} {'range s':>13} {'x bare':>7} {'x w1':>6} {'CPU s':>7}"
+        f" {'peak MiB':>9}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, measured in runs.items():
+        walls = [wall for wall, _, _ in measured]
+        median = statistics.median(walls)
+        cpu = statistics.median(c for _, c, _ in measured)
+        peak = max(p for _, _, p in measured) / 1024
+        spread = f"{min(walls):.2f}-{max(walls):.2f}"
+        print(
+            f"{name:28} {median:9.2f} {spread:>13} {median / bare:7.2f} {one / median:6.2f}"
+            f" {cpu:7.2f} {peak:9.0f}"
+        )
+    print(f"load average after: {load_average()}")
+    return runs
+
+
+def check_identical(paths: dict[str, Path], bare: Path) -> None:
+    texts = {name: path.read_bytes() for name, path in paths.items() if path.exists()}
+    first = next(iter(texts.values()))
+    assert all(text == first for text in texts.values()), "outputs differ between engines"
+    lines = [json.loads(line) for line in first.decode().splitlines()]
+    results = [line["results"] for line in lines if line["type"] == "example"]
+    expected = [json.loads(line) for line in bare.read_text().splitlines()]
+    expected = [value if isinstance(value, list) else [value] for value in expected]
+    assert results == expected, "the CLI's results differ from the bare loop's"
+    print(f"outputs byte-identical across {', '.join(texts)}; results equal the bare loop's")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=40_000)
+    parser.add_argument("--graph-examples", type=int, default=40_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-ray", action="store_true", help="skip --engine ray")
+    parser.add_argument("--gigabyte", action="store_true", help="also score ~1 GB (slow)")
+    options = parser.parse_args()
+    os.environ["LANGSMITH_TRACING"] = "false"
+    try:
+        import ray  # noqa: F401
+
+        has_ray = not options.no_ray
+    except ImportError:
+        has_ray = False
+    try:
+        import orjson  # noqa: F401
+
+        has_orjson = True
+    except ImportError:
+        has_orjson = False
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, orjson: {has_orjson}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        out, ref = write_json_workload(folder, options.examples)
+        size = (out.stat().st_size + ref.stat().st_size) / 2**20
+        common = ["--id-key", "id", "--aggregator", "average", "--format", "jsonl"]
+        target = {n: folder / f"{n}.jsonl" for n in ("w1", "w2", "ray", "stdlib")}
+        configs: dict[str, tuple[list[str], dict[str, str]]] = {
+            "bare loop": ([sys.executable, "-c", BARE_JSON, str(out), str(ref),
+                           str(folder / "bare.jsonl")], {}),
+            "cli --workers 1": (cli("json", out, ref, *common, "-o", target["w1"]), {}),
+            "cli --workers 2": (
+                cli("json", out, ref, *common, "--workers", "2", "-o", target["w2"]), {}
+            ),
+        }  # fmt: skip
+        if has_orjson:
+            configs["cli --workers 1, json only"] = (
+                cli("json", out, ref, *common, "-o", target["stdlib"]),
+                {"MATCHEVALS_JSON": "stdlib"},
+            )
+        if has_ray:
+            configs["cli --engine ray (2 actors)"] = (
+                cli("json", out, ref, *common, "--engine", "ray", "--workers", "2",
+                    "-o", target["ray"]),
+                {},
+            )  # fmt: skip
+            tiny_out, tiny_ref = write_json_workload(folder / "tiny", 1)
+            configs["cli --engine ray, 1 pair"] = (
+                cli("json", tiny_out, tiny_ref, *common, "--engine", "ray", "--workers", "2",
+                    "-o", folder / "tiny" / "ray.jsonl"),
+                {},
+            )  # fmt: skip
+        title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
+        runs = run_suite(title, configs, options.repeat)
+        check_identical(target, folder / "bare.jsonl")
+        one_cpu = statistics.median(c for _, c, _ in runs["cli --workers 1"])
+        print(f"one worker: {options.examples / one_cpu:,.0f} examples per CPU-second")
+        reader = reading_cpu(cli("json", out, ref, *common, "--workers", "2", "-o", target["w2"]))
+        print(
+            f"the reading process of --workers 2 alone: {reader:.2f} CPU s, so one reader feeds "
+            f"up to {options.examples / reader:,.0f} examples per second"
+        )
+
+        runs_path, reference = write_graph_workload(folder, options.graph_examples)
+        gtarget = {n: folder / f"g{n}.jsonl" for n in ("w1", "w2")}
+        graph_common = ["--partial-credit", "--format", "jsonl"]
+        gconfigs: dict[str, tuple[list[str], dict[str, str]]] = {
+            "bare loop": ([sys.executable, "-c", BARE_GRAPH, str(runs_path), str(reference),
+                           str(folder / "gbare.jsonl")], {}),
+            "cli --workers 1": (
+                cli("graph", runs_path, reference, *graph_common, "-o", gtarget["w1"]), {}
+            ),
+            "cli --workers 2": (
+                cli("graph", runs_path, reference, *graph_common, "--workers", "2",
+                    "-o", gtarget["w2"]),
+                {},
+            ),
+        }  # fmt: skip
+        title = f"matchevals graph: {options.graph_examples:,} trajectories, one reference"
+        run_suite(title, gconfigs, options.repeat)
+        check_identical(gtarget, folder / "gbare.jsonl")
+
+        if options.gigabyte:
+            gigabyte(folder)
+
+
+def gigabyte(folder: Path) -> None:
+    """~1 GB of outputs and references by position (blank padding keys), 2 workers."""
+    out, ref = folder / "big_out.jsonl", folder / "big_ref.jsonl"
+    padding = "x" * 900
+    count = 0
+    with out.open("w") as outputs, ref.open("w") as references:
+        while outputs.tell() < 512 * 2**20:
+            record = {"id": count, "name": f"n{count}", "age": count % 90, "pad": padding}
+            references.write(json.dumps(record) + "\n")
+            record["age"] += count % 10 == 0
+            outputs.write(json.dumps(record) + "\n")
+            count += 1
+    report = folder / "big.json"
+    command = cli("json", out, ref, "--aggregator", "average", "--workers", "2",
+                  "--format", "json", "-o", report)  # fmt: skip
+    wall, cpu, peak = measure(command)
+    summary: dict[str, Any] = json.loads(report.read_text())["summary"]
+    total = (out.stat().st_size + ref.stat().st_size) / 2**30
+    print(
+        f"\n{total:.2f} GiB ({count:,} pairs) by position, --workers 2: {wall:.1f} s, "
+        f"{cpu:.1f} CPU s, peak RSS {peak / 1024:.0f} MiB; {summary['examples_scored']:,} scored"
+    )
+
+
+if __name__ == "__main__":
+    main()

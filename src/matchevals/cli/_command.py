@@ -1,0 +1,187 @@
+"""Running a parsed ``json``, ``trajectory``, ``graph`` or ``report`` command: read the inputs
+in chunks of raw lines, have the engine's workers parse, pair, score and render them (in order,
+in ``--workers`` processes or Ray actors), feed the summary and the chosen format, exit with the
+verdict. Imported once the arguments are parsed, so ``--help`` never loads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from matchevals.cli._engine import Engine, job_for, run_job
+from matchevals.cli._flags import in_cli_words, option_conflict
+from matchevals.cli._judge import JudgeFlagError, check_picklable, load_judge
+from matchevals.cli._output import EXIT_BELOW, EXIT_INVALID, EXIT_OK, destination
+from matchevals.cli._progress import InputMeter, with_progress
+from matchevals.cli._read import Problem, Reader, load_document
+from matchevals.cli._report import (
+    Gates,
+    Summary,
+    render_json,
+    render_jsonl_summary,
+    render_markdown,
+    render_table,
+)
+from matchevals.cli._run import Kind, build_evaluator
+from matchevals.cli._trajectory import is_one_trajectory
+from matchevals.cli._work import Batch, Job
+
+if TYPE_CHECKING:
+    from matchevals.cli._html import HtmlPage
+
+MAX_STDERR_PROBLEMS = 20
+
+
+def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
+    """The outputs, the references (None when one reference serves every run) and that one."""
+    items = is_one_trajectory if kind == "trajectory" else None
+    outputs, references_path = Reader(Path(args.outputs), items), Path(args.references)
+    if not args.id_key and kind == "graph" and references_path.suffix.lower() == ".json":
+        reference = load_document(references_path)
+        if not isinstance(reference, list):
+            return outputs, None, reference
+    return outputs, Reader(references_path, items), None
+
+
+def _engine(job: Job, args: argparse.Namespace) -> Engine:
+    if args.engine == "ray":
+        from matchevals.cli._ray_engine import RayActors
+
+        return RayActors(job, args.workers, args.ray_address)
+    if (args.workers or 1) > 1:
+        from matchevals.cli._engine import Processes
+
+        return Processes(job, args.workers)
+    from matchevals.cli._engine import InProcess
+
+    return InProcess(job)
+
+
+def _report_problem(problem: Problem, count: int) -> None:
+    """The first invalid examples go to stderr as they are found; the rest are counted."""
+    if count <= MAX_STDERR_PROBLEMS:
+        print(f"matchevals: {problem}", file=sys.stderr)
+
+
+def _render(
+    summary: Summary,
+    args: argparse.Namespace,
+    out: IO[str],
+    color: bool,
+    page: HtmlPage | None,
+) -> None:
+    title = f"matchevals {summary.kind}"
+    if args.format == "table":
+        render_table(summary, out, title=title, color=color)
+    elif args.format == "markdown":
+        render_markdown(summary, out, title=title)
+    elif args.format == "jsonl":
+        render_jsonl_summary(summary, out)
+    elif args.format == "html":
+        assert page is not None
+        out.write(page.render(summary, title))
+    else:
+        render_json(summary, out)
+
+
+def _options_for_run(
+    kind: Kind, options: dict[str, Any], names: Sequence[str], elsewhere: bool
+) -> dict[str, Any]:
+    """The factory options with ``--judge`` loaded; a ``JudgeFlagError`` or ``ValueError`` in
+    the CLI's words otherwise."""
+    conflict = option_conflict(options)
+    if conflict:
+        raise ValueError(conflict)
+    if isinstance(options.get("judge"), str):
+        spec = options["judge"]
+        options = {**options, "judge": load_judge(spec)}
+        if elsewhere:  # sent to worker processes or Ray actors
+            check_picklable(spec, options["judge"])
+    try:
+        build_evaluator(kind, options)
+    except (TypeError, ValueError) as error:
+        raise ValueError(in_cli_words(str(error), [*names, "judge"])) from None
+    return options
+
+
+def run_scoring(
+    args: argparse.Namespace, kind: Kind, options: dict[str, Any], names: Sequence[str] = ()
+) -> int:
+    if args.format == "html" and args.output is None and sys.stdout.isatty():
+        print(
+            f"matchevals {kind}: error: --format html writes a page: pass --output report.html "
+            "(or redirect standard output)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    elsewhere = args.engine == "ray" or (args.workers or 1) > 1
+    try:
+        options = _options_for_run(kind, options, names, elsewhere)
+    except (JudgeFlagError, ValueError) as error:
+        print(f"matchevals {kind}: error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    summary = Summary(kind, worst_count=max(0, args.worst))
+    summary.files = (args.outputs, args.references)
+    summary.id_key = args.id_key
+    summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
+    page = None
+    if args.format == "html":
+        from matchevals.cli._html import HtmlPage
+
+        page = HtmlPage(args.html_details)
+    show_problems = args.format != "table" or args.output is not None
+    progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
+    outputs, references, reference = _readers(args, kind)
+    job = job_for(
+        kind, options, outputs, references, id_key=args.id_key, reference=reference,
+        lines=args.format == "jsonl", worst=summary.worst_count,
+        details=args.html_details if page is not None else None,
+    )  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(outputs)
+        if references is not None:
+            stack.enter_context(references)
+        engine = stack.enter_context(_engine(job, args))
+        out, color = stack.enter_context(destination(args.output))
+        batches: Iterable[Batch] = run_job(job, engine, outputs, references, summary.counts)
+        if progress:
+            meter = InputMeter(Path(args.outputs), outputs)
+            batches = with_progress(batches, meter, count=lambda batch: batch.items)
+        for batch in batches:
+            seen = len(summary.problems)
+            summary.merge(batch.tally)
+            if batch.text:
+                out.write(batch.text)
+            if page is not None:
+                page.add_batch(batch)
+            if show_problems:
+                for number, problem in enumerate(batch.tally.problems, seen + 1):
+                    _report_problem(problem, number)
+        _render(summary, args, out, color, page)
+    if show_problems and summary.count_warning():
+        print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
+    if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:
+        extra = len(summary.problems) - MAX_STDERR_PROBLEMS
+        print(f"matchevals: … and {extra} more invalid examples", file=sys.stderr)
+    if page is not None and args.output is not None:
+        print(f"matchevals: wrote {args.output}: {page.note()}", file=sys.stderr)
+    if summary.problems and not args.skip_invalid:
+        return EXIT_INVALID
+    passed, _ = summary.verdict()
+    return EXIT_OK if passed else EXIT_BELOW
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
+    from matchevals.cli._html import saved_run_page
+
+    target, page, note = saved_run_page(args.results, args.output, args.title, args.html_details)
+    with destination(target) as (out, _):
+        out.write(page)
+    print(f"matchevals: wrote {target}: {note}", file=sys.stderr)
+    return EXIT_OK

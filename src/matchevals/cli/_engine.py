@@ -1,0 +1,315 @@
+"""Where chunks are scored (this process, worker processes, Ray actors) and the reading loop.
+
+The reading process only moves bytes: it reads chunks of raw lines, sends them to workers
+(chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
+:mod:`matchevals.cli._work`), numbers the pairs from the workers' short answers, and yields
+the workers' batches (rendered JSONL lines and a tally) in input order. Whatever the engine,
+the batches are the same, so the report is byte-identical.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from matchevals.cli._read import Reader
+>>> with tempfile.TemporaryDirectory() as folder:
+...     out, ref = Path(folder, "o.jsonl"), Path(folder, "r.jsonl")
+...     _ = out.write_text('{"a": 1}\\n{"a": 2}\\n'), ref.write_text('{"a": 1}\\n{"a": 3}\\n')
+...     job = job_for("json", {}, Reader(out), Reader(ref), lines=True)
+...     with InProcess(job) as engine:
+...         batches = list(run_job(job, engine, Reader(out), Reader(ref), Counts()))
+>>> [batch.tally.scored for batch in batches], batches[0].text.count("\\n")
+([2], 2)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+import signal
+import threading
+import traceback
+from collections import deque
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from matchevals.cli._pairing import ReferenceIndex
+from matchevals.cli._read import Chunk, Counts, Reader
+from matchevals.cli._report import jsonl_line
+from matchevals.cli._run import Kind
+from matchevals.cli._tally import Tally
+from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
+
+__all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
+
+CHUNK_LINES = 250
+CHUNK_BYTES = 1 << 20
+
+
+class Pending(Protocol):
+    def result(self) -> Any: ...
+
+
+class Engine(Protocol):
+    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker."""
+
+    size: int
+
+    def submit(self, worker: int, method: str, *args: Any) -> Pending: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Engine: ...
+
+    def __exit__(self, kind: object, *exc: object) -> None: ...
+
+
+def job_for(
+    kind: Kind,
+    options: dict[str, Any],
+    outputs: Reader,
+    references: Reader | None,
+    *,
+    id_key: str | None = None,
+    reference: Any = None,
+    lines: bool = False,
+    worst: int = 5,
+    details: int | None = None,
+) -> Job:
+    """The job for these inputs: pairing by id, with one reference, or by position."""
+    pairing: Pairing = "id" if id_key else "one" if references is None else "position"
+    side = references.side if references is not None else outputs.side
+    return Job(kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details)
+
+
+class _Done:
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+class InProcess:
+    """One worker: this process."""
+
+    size = 1
+
+    def __init__(self, job: Job) -> None:
+        self._worker = ChunkWorker(job)
+
+    def submit(self, worker: int, method: str, *args: Any) -> Pending:
+        return _Done(getattr(self._worker, method)(*args))
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed or died."""
+
+
+def _serve(job: Job, requests: Any, replies: Any) -> None:
+    """A worker process: answer calls until told to stop (Ctrl-C is the reader's business)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = ChunkWorker(job)
+    while (request := requests.get()) is not None:
+        ticket, method, args = request
+        try:
+            replies.put((ticket, True, getattr(worker, method)(*args)))
+        except BaseException:
+            replies.put((ticket, False, traceback.format_exc()))
+
+
+class _Ticket:
+    __slots__ = ("_engine", "_number")
+
+    def __init__(self, engine: Processes, number: int) -> None:
+        self._engine, self._number = engine, number
+
+    def result(self) -> Any:
+        return self._engine._wait(self._number)
+
+
+class Processes:
+    """``size`` worker processes, forked when this process runs no other thread (then they
+    start at once, with everything imported), else spawned."""
+
+    def __init__(self, job: Job, size: int) -> None:
+        self.size = size
+        context = (
+            multiprocessing.get_context("fork")
+            if _can_fork()
+            else multiprocessing.get_context("spawn")
+        )
+        self._replies = context.Queue()
+        self._requests = [context.Queue() for _ in range(size)]
+        self._processes = [
+            context.Process(target=_serve, args=(job, requests, self._replies), daemon=True)
+            for requests in self._requests
+        ]
+        for process in self._processes:
+            process.start()
+        self._answers: dict[int, tuple[bool, Any]] = {}
+        self._tickets = 0
+
+    def submit(self, worker: int, method: str, *args: Any) -> Pending:
+        self._tickets += 1
+        self._requests[worker].put((self._tickets, method, args))
+        return _Ticket(self, self._tickets)
+
+    def _wait(self, ticket: int) -> Any:
+        while ticket not in self._answers:
+            try:
+                number, ok, value = self._replies.get(timeout=1.0)
+            except queue.Empty:
+                for process in self._processes:
+                    if not process.is_alive():
+                        raise WorkerError(
+                            f"a worker process died (exit code {process.exitcode})"
+                        ) from None
+                continue
+            self._answers[number] = (ok, value)
+        ok, value = self._answers.pop(ticket)
+        if not ok:
+            raise WorkerError(f"a worker process failed:\n{value}")
+        return value
+
+    def close(self) -> None:
+        for requests in self._requests:
+            with contextlib.suppress(Exception):
+                requests.put(None)
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=5)
+        for channel in (*self._requests, self._replies):
+            channel.close()
+            channel.cancel_join_thread()
+
+    def terminate(self) -> None:
+        for process in self._processes:
+            if process.is_alive():
+                process.terminate()
+
+    def __enter__(self) -> Processes:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None:
+            self.terminate()
+        self.close()
+
+
+def _can_fork() -> bool:
+    """Fork is safe (and starts workers at once) only on POSIX with no other thread running."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def run_job(
+    job: Job, engine: Engine, outputs: Reader, references: Reader | None, counts: Counts
+) -> Iterator[Batch]:
+    """Every batch of the report, in input order; ``counts`` is kept up to date."""
+    if references is None:
+        counts.references = None
+    index: ReferenceIndex | None = None
+    if job.pairing == "id":
+        assert references is not None and job.id_key is not None
+        index = ReferenceIndex(job.id_key, references.side)
+        yield _index_references(job, engine, references, index, counts)
+    yield from _score_outputs(job, engine, outputs, references, index, counts)
+    if index is not None:
+        yield _from_reader(job, index.orphans())
+    if job.details:
+        asked = [engine.submit(worker, "details") for worker in range(engine.size)]
+        kept = [example for answer in asked for example in answer.result()]
+        yield Batch("", Tally(job.kind, job.worst), 0, details=kept)
+
+
+def _from_reader(job: Job, problems: list[Any]) -> Batch:
+    """A batch of problems the reader found itself."""
+    tally = Tally(job.kind, job.worst)
+    for problem in problems:
+        tally.add(problem)
+    text = "".join(jsonl_line(problem) + "\n" for problem in problems) if job.lines else ""
+    return Batch(text, tally, len(problems))
+
+
+def _index_references(
+    job: Job, engine: Engine, references: Reader, index: ReferenceIndex, counts: Counts
+) -> Batch:
+    problems = []
+    pending: deque[tuple[Chunk, Pending]] = deque()
+    number, limit = 0, 2 * engine.size
+    while True:
+        chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
+        if chunk.lines:
+            pending.append((chunk, engine.submit(number % engine.size, "index", chunk)))
+            number += 1
+        while pending and (len(pending) >= limit or not chunk.lines):
+            done, answer = pending.popleft()
+            problems += index.add(done, answer.result())
+        if not chunk.lines:
+            break
+    counts.references = references.read_so_far
+    return _from_reader(job, problems)
+
+
+def _score_outputs(
+    job: Job,
+    engine: Engine,
+    outputs: Reader,
+    references: Reader | None,
+    index: ReferenceIndex | None,
+    counts: Counts,
+) -> Iterator[Batch]:
+    """Chunk ``k`` to worker ``k mod N``: read, then (in order) numbered and scored."""
+    reading: deque[tuple[int, int, Chunk, Pending]] = deque()
+    scoring: deque[Pending] = deque()
+    size = engine.size
+    number, first, exhausted = 0, 0, False
+    by_position = job.pairing == "position"
+    while True:
+        while not exhausted and len(reading) + len(scoring) < 3 * size + 1:
+            chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
+            partner = None
+            if by_position:
+                assert references is not None
+                count = len(chunk.lines) or CHUNK_LINES
+                partner = references.read(count, float("inf") if chunk.lines else CHUNK_BYTES)
+            if not chunk.lines and not (partner and partner.lines):
+                exhausted = True
+                break
+            worker = number % size
+            reading.append(
+                (number, worker, chunk, engine.submit(worker, "read", number, chunk, partner))
+            )
+            number += 1
+        if reading and len(scoring) < 2 * size:
+            chunk_number, worker, chunk, answer = reading.popleft()
+            decisions = None
+            if index is not None:
+                assert references is not None
+                decisions, pairs = index.decide(
+                    answer.result(), job.outputs, chunk.first, references.fetch
+                )
+            else:
+                pairs = answer.result()
+            scoring.append(engine.submit(worker, "score", chunk_number, first, decisions))
+            first += pairs
+            continue
+        if scoring:
+            yield scoring.popleft().result()
+            continue
+        break
+    counts.outputs = outputs.read_so_far
+    if by_position:
+        assert references is not None
+        counts.references = references.read_so_far

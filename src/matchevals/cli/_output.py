@@ -1,0 +1,102 @@
+"""Where a report goes, and how the command ends: exit statuses, the report's handle (a failing
+write is a ``ReportError`` naming where), and stdout pointed at devnull once it failed.
+
+Light on purpose: ``matchevals --help`` imports it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import IO, Any, cast
+
+EXIT_OK = 0
+EXIT_BELOW = 1
+EXIT_INVALID = 2
+EXIT_INTERRUPTED = 130
+
+
+class OutputOpenError(Exception):
+    """The report's file cannot be opened: exit 2."""
+
+
+class ReportError(Exception):
+    """The report could not be written (a full disk, a failing device, ...): exit 2."""
+
+    def __init__(self, where: str, error: OSError) -> None:
+        super().__init__(f"cannot write the report to {where}: {error}")
+
+
+class _Guarded:
+    """The report's handle; an OSError on write or flush becomes a ReportError naming it.
+
+    BrokenPipeError passes through: a reader that went away (``| head``) is not an error.
+    """
+
+    def __init__(self, handle: IO[str], where: str) -> None:
+        self._handle, self._where = handle, where
+
+    def write(self, text: str) -> int:
+        try:
+            return self._handle.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def flush(self) -> None:
+        try:
+            self._handle.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def close(self) -> None:
+        try:
+            self._handle.close()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
+    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
+        return getattr(self._handle, name)
+
+
+def discard_stdout() -> None:
+    """Point stdout at devnull, so output still buffered cannot fail again at exit.
+
+    What the Python docs recommend for SIGPIPE; used for a full disk too.
+    """
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+@contextlib.contextmanager
+def destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
+    if path is None:
+        out = _Guarded(sys.stdout, "standard output")
+        try:
+            yield cast(IO[str], out), sys.stdout.isatty()
+            out.flush()
+        except ReportError:
+            discard_stdout()
+            raise
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as error:
+        raise OutputOpenError(f"{path}: {error.strerror or error}") from None
+    guarded = _Guarded(handle, path)
+    try:
+        yield cast(IO[str], guarded), False
+    except BaseException:
+        with contextlib.suppress(OSError):
+            handle.close()
+        raise
+    guarded.close()  # flushes: a full disk may only show here

@@ -1,0 +1,254 @@
+"""What a worker does with a chunk of raw lines: parse, pair, score, render, tally.
+
+A chunk passes through a worker in two calls, so that the worker parses each output once and
+the process that reads the files never parses anything:
+
+1. :meth:`ChunkWorker.read` parses the chunk's lines, keeps the values, and answers with what
+   the reader needs to pair and number the examples: how many pairs the chunk holds (pairing
+   by position, or one reference for all), or the id of each output (pairing by id).
+2. :meth:`ChunkWorker.score` gets the number of the chunk's first example (and, by id, each
+   output's reference line, or the problem that replaces it), scores the examples and answers
+   with the report's JSONL lines already rendered and a :class:`~matchevals.cli._tally.Tally`.
+
+:meth:`ChunkWorker.index` reads the reference ids of a chunk for pairing by id.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from matchevals.cli._read import Chunk, Example, LineError, Problem, Side, decode, id_of
+from matchevals.cli._report import jsonl_line
+from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
+from matchevals.cli._tally import Tally
+from matchevals.report._model import ReportExample, row_of
+
+__all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
+
+Pairing = Literal["position", "id", "one"]
+# By id, the fate of each output line: None (the worker's own problem with it), a Problem the
+# reader found (no such reference, a duplicate), or the reference's raw line.
+Decision: TypeAlias = "Problem | bytes | None"
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to know, sent once when it starts."""
+
+    kind: Kind
+    options: dict[str, Any]
+    pairing: Pairing
+    outputs: Side
+    references: Side
+    id_key: str | None = None
+    reference: Any = None  # the one reference of pairing "one"
+    lines: bool = False  # render the JSONL report lines (with the examples' values)
+    worst: int = 5
+    details: int | None = None  # --format html: collect its rows, and the worst N's details
+
+
+@dataclass(slots=True)
+class Batch:
+    """What comes back for a chunk: its report lines (``lines`` jobs) and its tally."""
+
+    text: str
+    tally: Tally
+    items: int = 0
+    # pairing by id: the id of each output, None where the line had none
+    ids: list[Any] = field(default_factory=list)
+    # --format html: (index, id, where, score, reason) of every scored example of the chunk
+    rows: list[Row] = field(default_factory=list)
+    # --format html, in the last batch only: each worker's worst examples, with their values
+    details: list[ReportExample] = field(default_factory=list)
+
+
+Row = tuple[int, Any, str, float, str]
+
+_Held = tuple[str, Any, Any, Any] | Problem  # (where, outputs, id, reference) or a problem
+
+
+class ChunkWorker:
+    """Scores chunks for one :class:`Job`; holds each chunk between ``read`` and ``score``."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.evaluator = build_evaluator(job.kind, job.options)
+        self._held: dict[int, list[_Held]] = {}
+        self._worst: list[tuple[float, int, ReportExample]] = []  # --format html's details
+
+    def ready(self) -> bool:
+        """True once started (engines call it to wait for their workers)."""
+        return True
+
+    def index(self, chunk: Chunk) -> list[Any]:
+        """Each reference line's id, or the Problem that it has none."""
+        key, side, found = self.job.id_key, self.job.references, []
+        assert key is not None
+        for position, line in enumerate(chunk.lines, chunk.first):
+            try:
+                ident, why = id_of(decode(line), key)
+            except LineError as error:
+                found.append(Problem(side.where(position), str(error)))
+                continue
+            found.append(ident if why is None else Problem(side.where(position), why))
+        return found
+
+    def read(self, number: int, outputs: Chunk, references: Chunk | None) -> int | list[Any]:
+        """Parse chunk ``number``; answer its count of pairs, or (by id) its outputs' ids."""
+        if self.job.pairing == "position":
+            assert references is not None
+            held = self._by_position(outputs, references)
+            self._held[number] = held
+            return sum(not isinstance(item, Problem) for item in held)
+        held, ids = self._outputs(outputs)
+        self._held[number] = held
+        return ids if self.job.pairing == "id" else len(held) - ids.count(None)
+
+    def score(self, number: int, first: int, decisions: list[Decision] | None = None) -> Batch:
+        """Score chunk ``number``, its examples numbered from ``first``."""
+        held = self._held.pop(number)
+        job, evaluator = self.job, self.evaluator
+        tally = Tally(job.kind, job.worst)
+        lines: list[str] = []
+        rows: list[Row] = []
+        index = first
+        for position, entry in enumerate(held):
+            item: Scored | Problem
+            if isinstance(entry, Problem):
+                item = entry
+            else:
+                where, outputs, ident, reference = entry
+                if decisions is not None:
+                    decision = decisions[position]
+                    reference = self._reference(decision, where)
+                elif job.pairing == "one":
+                    ident, reference = index, job.reference
+                if isinstance(reference, Problem):
+                    item = reference
+                else:
+                    example = Example(index, ident, where, outputs, reference)
+                    item = score_example(evaluator, example)
+                    index += 1
+            tally.add(item)
+            if isinstance(item, Problem):
+                if job.lines:
+                    lines.append(jsonl_line(item))
+                continue
+            if job.lines:
+                lines.append(jsonl_line(item, (outputs, reference)))
+            if job.details is not None:
+                rows.append(row_of(item.index, item.id, item.where, item.score, item.results))
+                self._keep_detail(item, outputs, reference)
+        text = "\n".join(lines) + "\n" if lines else ""
+        return Batch(text, tally, len(held), rows=rows)
+
+    def _keep_detail(self, item: Scored, outputs: Any, reference: Any) -> None:
+        """Keep the ``details`` worst examples this worker scored (the report's order)."""
+        limit = self.job.details or 0
+        if not limit:
+            return
+        entry = (-item.score, -item.index)
+        if len(self._worst) >= limit and entry <= self._worst[0][:2]:
+            return
+        example = ReportExample(
+            item.index, item.id, item.where, item.score, item.results, outputs, reference
+        )
+        if len(self._worst) < limit:
+            heapq.heappush(self._worst, (*entry, example))
+        else:
+            heapq.heapreplace(self._worst, (*entry, example))
+
+    def details(self) -> list[ReportExample]:
+        """The worst examples this worker scored, with their values (``--format html``)."""
+        kept, self._worst = self._worst, []
+        return [example for *_, example in kept]
+
+    def _reference(self, decision: Decision, where: str) -> Any:
+        """The reference a decision names (its id key removed), or the problem it is."""
+        if isinstance(decision, Problem):
+            return decision
+        assert decision is not None, "pairing by id decides every output with an id"
+        try:
+            value = decode(decision)
+        except LineError:
+            value = None
+        if not isinstance(value, dict):
+            return Problem(where, "its reference line changed while it was being read")
+        value.pop(self.job.id_key, None)
+        return value
+
+    def _outputs(self, chunk: Chunk) -> tuple[list[_Held], list[Any]]:
+        side, key = self.job.outputs, self.job.id_key
+        held: list[_Held] = []
+        ids: list[Any] = []
+        for position, line in enumerate(chunk.lines, chunk.first):
+            where = side.where(position)
+            try:
+                value = decode(line)
+            except LineError as error:
+                held.append(Problem(where, str(error)))
+                ids.append(None)
+                continue
+            if key is None:
+                held.append((where, value, None, None))
+                ids.append(position)
+                continue
+            ident, why = id_of(value, key)
+            if why is not None:
+                held.append(Problem(where, why))
+                ids.append(None)
+                continue
+            del value[key]
+            held.append((where, value, ident, None))
+            ids.append(ident)
+        return held, ids
+
+    def _by_position(self, outputs: Chunk, references: Chunk) -> list[_Held]:
+        """One entry per position, as zip_longest would pair the two files."""
+        out_side, ref_side = self.job.outputs, self.job.references
+        held: list[_Held] = []
+        first = outputs.first if outputs.lines else references.first
+        for offset in range(max(len(outputs.lines), len(references.lines))):
+            position = first + offset
+            output = _value(outputs, offset, out_side, position)
+            reference = _value(references, offset, ref_side, position)
+            if output is _ABSENT or reference is _ABSENT:
+                present = output if output is not _ABSENT else reference
+                if isinstance(present, Problem):
+                    held.append(present)
+                else:
+                    side, where = (
+                        ("references", out_side.where(position))
+                        if output is not _ABSENT
+                        else ("outputs", ref_side.where(position))
+                    )
+                    held.append(Problem(where, f"no partner: the {side} ran out"))
+            elif isinstance(output, Problem) or isinstance(reference, Problem):
+                held.append(_invalid_pair(output, reference, out_side, ref_side, position))
+            else:
+                held.append((out_side.where(position), output, position, reference))
+        return held
+
+
+_ABSENT: Any = object()
+
+
+def _value(chunk: Chunk, offset: int, side: Side, position: int) -> Any:
+    if offset >= len(chunk.lines):
+        return _ABSENT
+    try:
+        return decode(chunk.lines[offset])
+    except LineError as error:
+        return Problem(side.where(position), str(error))
+
+
+def _invalid_pair(output: Any, reference: Any, out_side: Side, ref_side: Side, at: int) -> Problem:
+    """One problem for one position, whichever of its two lines are invalid."""
+    if isinstance(output, Problem) and isinstance(reference, Problem):
+        return Problem(output.where, f"{output.message}; and {reference}")
+    if isinstance(output, Problem):
+        return Problem(output.where, f"{output.message} (so {ref_side.where(at)} is not scored)")
+    assert isinstance(reference, Problem)
+    return Problem(reference.where, f"{reference.message} (so {out_side.where(at)} is not scored)")

@@ -1,0 +1,322 @@
+"""Where each difference of a json_match result lies in the two values, as concrete paths.
+
+A result's ``metadata["mismatches"]`` names a difference by its *path as results are keyed*
+(``items[*].price``, ``[]``) and, inside lists, by the *items* that were paired
+(``outputs.items[2]`` vs ``reference_outputs.items[0]``). The report highlights nodes of the
+two values, so each difference is turned into a concrete path on each side: a list of keys and
+indexes (``["items", 2, "price"]``). A whole object or list that differs is opened up into the
+leaves that differ, as :func:`matchevals._explain.groups_from_mismatches` does for text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from matchevals._values import json_equal, render
+
+__all__ = ["Located", "locate_differences", "locate_divergences", "parse_path", "path_text"]
+
+Token = str | int
+_TOKEN = re.compile(
+    r'\[(?P<index>\d+)\]|(?P<star>\[\*\])|(?P<root>\[\])|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
+    r"|\.?(?P<name>[^.\[\]]+)"
+)
+_VALUE_WIDTH = 120
+_OPENED_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Located:
+    """One difference: its key, kind, readable path, short values and where it is on each side
+    (None where that side has no such node: a missing key, an unpaired item)."""
+
+    key: str
+    kind: str
+    path: str
+    expected: str
+    actual: str
+    at_expected: tuple[Token, ...] | None
+    at_actual: tuple[Token, ...] | None
+
+
+def parse_path(text: str) -> list[Token]:
+    """Keys and indexes of a path; ``*`` stands for "any item" (``[*]``).
+
+    >>> parse_path('outputs.items[2].price'), parse_path('a["x.y"][*]'), parse_path("[]")
+    (['outputs', 'items', 2, 'price'], ['a', 'x.y', '*'], [])
+    """
+    tokens: list[Token] = []
+    for match in _TOKEN.finditer(text):
+        if match["index"] is not None:
+            tokens.append(int(match["index"]))
+        elif match["star"]:
+            tokens.append("*")
+        elif match["quoted"]:
+            tokens.append(str(json.loads(match["quoted"])))
+        elif match["name"]:
+            tokens.append(match["name"])
+    return tokens
+
+
+def path_text(tokens: Sequence[Token]) -> str:
+    """The readable form of a concrete path.
+
+    >>> path_text(["items", 2, "price"]), path_text([0, "a.b"]), path_text([])
+    ('items[2].price', '[0]["a.b"]', '(the whole value)')
+    """
+    parts: list[str] = []
+    for token in tokens:
+        if isinstance(token, int):
+            parts.append(f"[{token}]")
+        elif token and not re.search(r'[.\[\]*"\s]', token):
+            parts.append(("." if parts else "") + token)
+        else:
+            parts.append("[" + json.dumps(token, ensure_ascii=False) + "]")
+    return "".join(parts) or "(the whole value)"
+
+
+def _locator(text: Any) -> list[Token] | None:
+    """``outputs.items[2]`` → ``["items", 2]`` (the root name dropped)."""
+    if not isinstance(text, str) or not text:
+        return None
+    tokens = parse_path(text)
+    if tokens and tokens[0] in ("outputs", "reference_outputs"):
+        return tokens[1:]
+    return tokens
+
+
+def _fits(pattern: Sequence[Token], concrete: Sequence[Token]) -> bool:
+    return all(
+        p == c or (p == "*" and isinstance(c, int)) for p, c in zip(pattern, concrete, strict=False)
+    )
+
+
+def _join(locator: list[Token] | None, path: list[Token]) -> list[Token]:
+    """The concrete path of ``path`` (keyed as results are, maybe with ``*``) given the item it
+    was found in: ``items[*].q`` in ``items[2]`` is ``items[2].q``; ``x`` in ``x[1]`` (a list of
+    plain values) is ``x[1]``; ``b`` in ``[1]`` (an item of a top-level list) is ``[1].b``."""
+    if locator is None:
+        return [token for token in path if token != "*"]
+    for start in range(len(locator) + 1):
+        rest = locator[start:]
+        if len(path) >= len(rest) and _fits(path, rest):
+            return [*locator, *(t for t in path[len(rest) :] if t != "*")]
+        if len(path) < len(rest) and _fits(path, rest):
+            return list(locator)
+    return list(locator)  # not reached: an empty rest always fits
+
+
+def _exists(value: Any, tokens: Sequence[Token]) -> bool:
+    node = value
+    for token in tokens:
+        in_list = isinstance(token, int) and isinstance(node, list) and 0 <= token < len(node)
+        in_object = isinstance(token, str) and isinstance(node, Mapping) and token in node
+        if not (in_list or in_object):
+            return False
+        node = node[token]
+    return True
+
+
+def _opened(expected: Any, actual: Any, at: list[Token]) -> Iterator[list[Token]]:
+    """The differing leaves below ``at`` of two values that differ as a whole."""
+    if json_equal(expected, actual):
+        return
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        for key in sorted({*expected, *actual}, key=str):
+            if key in expected and key in actual:
+                yield from _opened(expected[key], actual[key], [*at, str(key)])
+            else:
+                yield [*at, str(key)]
+    elif isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
+            yield from _opened(left, right, [*at, index])
+    else:
+        yield at
+
+
+def _value_at(value: Any, tokens: Sequence[Token]) -> Any:
+    node = value
+    for token in tokens:
+        node = node[token]
+    return node
+
+
+def _short(value: Any) -> str:
+    return render(value, _VALUE_WIDTH)
+
+
+def locate_differences(
+    results: Sequence[Mapping[str, Any]], outputs: Any, reference_outputs: Any
+) -> list[Located]:
+    """Every difference the results' mismatches name, with its concrete path on each side.
+
+    >>> found = locate_differences(
+    ...     [{"key": "json_match:b", "score": 0, "metadata": {"mismatches": [
+    ...         {"path": "b", "expected": 5, "actual": 4, "score": 0,
+    ...          "outputs": "outputs[1]", "reference_outputs": "reference_outputs[0]"}]}}],
+    ...     [{"b": 2}, {"b": 4}], [{"b": 5}, {"b": 2}])
+    >>> [(d.path, d.at_expected, d.at_actual) for d in found]
+    [('[1].b', (0, 'b'), (1, 'b'))]
+    """
+    found: dict[tuple[Any, ...], Located] = {}
+    for result in results:
+        metadata = result.get("metadata")
+        mismatches = metadata.get("mismatches") if isinstance(metadata, Mapping) else None
+        for mismatch in mismatches or ():
+            if not isinstance(mismatch, Mapping):
+                continue
+            for located in _locate(str(result.get("key")), mismatch, outputs, reference_outputs):
+                identity = (located.path, located.at_expected, located.at_actual, located.kind)
+                first = found.get(identity)
+                if first is None:
+                    found[identity] = located
+                elif located.key not in first.key.split(", "):  # one difference, several keys
+                    found[identity] = replace(first, key=f"{first.key}, {located.key}")
+    return list(found.values())
+
+
+def _locate(
+    key: str, mismatch: Mapping[str, Any], outputs: Any, reference_outputs: Any
+) -> Iterator[Located]:
+    kind = str(mismatch.get("kind") or "value")
+    raw_path = mismatch.get("path")
+    path = parse_path(raw_path) if isinstance(raw_path, str) else []
+    out_at = _locator(mismatch.get("outputs"))
+    ref_at = _locator(mismatch.get("reference_outputs"))
+    paired = out_at is not None or ref_at is not None
+    actual_path = _join(out_at, path) if out_at is not None or not paired else None
+    expected_path = _join(ref_at, path) if ref_at is not None or not paired else None
+    whole: list[Token] = [raw_path] if isinstance(raw_path, str) else []
+    if (  # a top-level key may hold dots: try it whole
+        whole
+        and not paired
+        and not (_exists(outputs, path) or _exists(reference_outputs, path))
+        and (_exists(outputs, whole) or _exists(reference_outputs, whole))
+    ):
+        actual_path = expected_path = whole
+    if kind in ("unmatched", "unmatched_value"):
+        actual_path = out_at
+        expected_path = ref_at
+    if kind == "missing":
+        actual_path = None
+    if kind == "extra":
+        expected_path = None
+    expected, actual = mismatch.get("expected"), mismatch.get("actual")
+    if (
+        kind == "value"
+        and expected_path is not None
+        and actual_path is not None
+        and not isinstance(mismatch.get("score"), float)
+        and _exists(reference_outputs, expected_path)
+        and _exists(outputs, actual_path)
+    ):
+        leaves = list(_opened(expected, actual, []))[:_OPENED_LIMIT]
+        if leaves and leaves != [[]]:
+            for leaf in leaves:
+                at_expected = [*expected_path, *leaf]
+                at_actual = [*actual_path, *leaf]
+                leaf_expected = _exists(reference_outputs, at_expected)
+                leaf_actual = _exists(outputs, at_actual)
+                yield Located(
+                    key,
+                    kind
+                    if leaf_expected and leaf_actual
+                    else "missing"
+                    if leaf_expected
+                    else "extra",
+                    path_text(at_actual if leaf_actual else at_expected),
+                    _short(_value_at(reference_outputs, at_expected)) if leaf_expected else "—",
+                    _short(_value_at(outputs, at_actual)) if leaf_actual else "—",
+                    tuple(at_expected) if leaf_expected else None,
+                    tuple(at_actual) if leaf_actual else None,
+                )
+            return
+    has_expected = expected_path is not None and _exists(reference_outputs, expected_path)
+    has_actual = actual_path is not None and _exists(outputs, actual_path)
+    shown = actual_path if actual_path is not None else expected_path
+    yield Located(
+        key,
+        kind,
+        path_text(shown or []),
+        "—"
+        if kind == "extra" or (kind.startswith("unmatched") and ref_at is None)
+        else _short(expected),
+        "—"
+        if kind == "missing" or (kind.startswith("unmatched") and out_at is None)
+        else _short(actual),
+        tuple(expected_path) if has_expected and expected_path is not None else None,
+        tuple(actual_path) if has_actual and actual_path is not None else None,
+    )
+
+
+def _in_reference(reference: Any, tokens: Sequence[Token]) -> list[Token] | None:
+    """A matcher's reference path in the JSON it came from: a ``Repeat``'s body is named
+    ``.steps`` by the matcher and written ``"repeat"`` in JSON."""
+    node, found = reference, []
+    for token in tokens:
+        if token == "steps" and isinstance(node, Mapping) and "steps" not in node:
+            token = "repeat"
+        in_list = isinstance(token, int) and isinstance(node, list) and 0 <= token < len(node)
+        in_object = isinstance(token, str) and isinstance(node, Mapping) and token in node
+        if not (in_list or in_object):
+            return None
+        node = node[token]
+        found.append(token)
+    return found
+
+
+def _nodes_text(nodes: Any) -> str:
+    return "[" + ", ".join(map(str, nodes)) + "]" if isinstance(nodes, list) else "—"
+
+
+def locate_divergences(
+    results: Sequence[Mapping[str, Any]], outputs: Any, reference_outputs: Any
+) -> list[Located]:
+    """Where each graph run first diverged, on both sides: the run's superstep and the
+    reference step (or steps) expected there.
+
+    >>> run, reference = {"steps": [["a"], ["c"]]}, {"steps": [["a"], ["b"]]}
+    >>> meta = {"runs": [{"run": 0, "divergence": {"superstep": 1, "actual": ["c"],
+    ...     "expected": [{"steps": ["b"], "match_mode": "unordered",
+    ...                   "reference": "reference_outputs.steps[1]"}]}}]}
+    >>> [(d.at_expected, d.at_actual) for d in locate_divergences(
+    ...     [{"key": "graph", "score": False, "metadata": meta}], run, reference)]
+    [(('steps', 1), ('steps', 1))]
+    """
+    found: list[Located] = []
+    for result in results:
+        metadata = result.get("metadata")
+        runs = metadata.get("runs") if isinstance(metadata, Mapping) else None
+        for run in runs or ():
+            divergence = run.get("divergence") if isinstance(run, Mapping) else None
+            if not isinstance(divergence, Mapping):
+                continue
+            superstep = divergence.get("superstep")
+            position = run.get("run", 0)
+            prefix: list[Token] = [position] if isinstance(outputs, list) else []
+            at_actual: list[Token] = (
+                [*prefix, "steps", superstep] if isinstance(superstep, int) else []
+            )
+            expected = [e for e in divergence.get("expected") or () if isinstance(e, Mapping)]
+            places = [
+                _in_reference(reference_outputs, (_locator(e.get("reference")) or []))
+                for e in expected
+            ]
+            text = " or ".join(_nodes_text(e.get("steps")) for e in expected) or "(nothing more)"
+            for place in places or [None]:
+                found.append(
+                    Located(
+                        str(result.get("key")),
+                        "divergence",
+                        path_text(at_actual) if at_actual else f"superstep {superstep}",
+                        text,
+                        _nodes_text(divergence.get("actual")),
+                        tuple(place) if place else None,
+                        tuple(at_actual) if at_actual and _exists(outputs, at_actual) else None,
+                    )
+                )
+    return found

@@ -1,0 +1,446 @@
+"""What an HTML report holds: every example's score, the details of the worst, the summary.
+
+Built one example at a time in bounded memory: every example keeps a row (its score, id, where it
+came from and a short "why"), and only the ``details`` lowest-scoring examples keep their values,
+located differences and swimlanes, in a heap. Values bigger than ``VALUES_LIMIT`` characters of
+JSON, and values past a total of ``VALUES_BUDGET`` characters (given to the worst examples
+first), are left out and said to be; the differences are kept either way.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from matchevals._explain import trajectory_rows
+from matchevals._values import describe_type
+from matchevals.report._locate import locate_differences, locate_divergences
+from matchevals.report._stats import RunStats, example_score, is_superstep, why
+
+__all__ = [
+    "DEFAULT_DETAILS",
+    "NOT_GIVEN",
+    "ReportBuilder",
+    "ReportExample",
+    "example_from",
+]
+
+DEFAULT_DETAILS = 1000
+VALUES_LIMIT = 100_000
+VALUES_BUDGET = 20_000_000
+WHY_LIMIT = 240
+PROBLEMS_LIMIT = 1000
+METADATA_LIMIT = 20_000
+
+
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Any = _NotGiven()
+"""Stands for values the caller did not pass (results alone)."""
+
+
+@dataclass(frozen=True)
+class ReportExample:
+    """One scored example as the report sees it."""
+
+    index: int
+    id: Any
+    where: str
+    score: float
+    results: list[dict[str, Any]]
+    outputs: Any = NOT_GIVEN
+    reference_outputs: Any = NOT_GIVEN
+
+
+def _plain_result(result: Any, subject: str) -> dict[str, Any]:
+    """A result dict from a dict or an object with ``key``/``score`` (LangSmith's
+    ``EvaluationResult``)."""
+    if isinstance(result, Mapping):
+        if "key" not in result:
+            names = ", ".join(repr(str(name)) for name in list(result)[:5]) or "nothing"
+            raise TypeError(f"{subject} has no 'key': a result is {{'key': ..., 'score': ...}}; "
+                            f"it holds {names}")  # fmt: skip
+        return dict(result)
+    if not hasattr(result, "key"):
+        raise TypeError(
+            f"{subject} is {_a(describe_type(result))}; expected a result ({{'key': ..., "
+            "'score': ...}} or LangSmith's EvaluationResult)"
+        )
+    plain = {name: getattr(result, name, None) for name in ("key", "score", "comment")}
+    metadata = getattr(result, "metadata", None)
+    plain["metadata"] = dict(metadata) if isinstance(metadata, Mapping) else None
+    if plain["score"] is None and isinstance(getattr(result, "value", None), (bool, int, float)):
+        plain["score"] = result.value
+    return plain
+
+
+def _results_of(value: Any, subject: str) -> list[dict[str, Any]]:
+    if isinstance(value, Mapping) and "results" in value and "key" not in value:
+        value, subject = value["results"], f"{subject}['results']"
+    if isinstance(value, Mapping) or hasattr(value, "key"):
+        return [_plain_result(value, subject)]
+    if isinstance(value, (list, tuple)):
+        return [_plain_result(item, f"{subject}[{i}]") for i, item in enumerate(value)]
+    raise TypeError(
+        f"{subject} is {_a(describe_type(value))}; expected an evaluator result (a dict with "
+        "'key' and 'score'), a list of them, or {'results': [...], 'outputs': ..., "
+        "'reference_outputs': ...}"
+    )
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def example_from(item: Any, position: int, subject: str | None = None) -> ReportExample:
+    """One example from any of the shapes a notebook has at hand:
+
+    - an evaluator result (``{"key": ..., "score": ...}``) or a list of them;
+    - ``{"results": [...], "outputs": ..., "reference_outputs": ..., "id": ...}`` (values and
+      id optional; ``--format jsonl`` example lines have this shape);
+    - a ``langsmith.evaluate`` row (``{"run": ..., "example": ..., "evaluation_results": ...}``).
+
+    A ``TypeError`` names the item (``subject``, ``examples[3]`` by default) and what is wrong.
+
+    >>> example_from({"key": "json_match:a", "score": 0.5}, 3).score
+    0.5
+    >>> example_from(7, 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: examples[3] is a number; expected an evaluator result (a dict with 'key' and ...
+    """
+    subject = subject or f"examples[{position}]"
+    if isinstance(item, Mapping) and "evaluation_results" in item:
+        run, example = item.get("run"), item.get("example")
+        results = _results_of(item["evaluation_results"], f"{subject}['evaluation_results']")
+        ident = getattr(example, "id", None)
+        return ReportExample(
+            index=position,
+            id=str(ident) if ident is not None else position,
+            where=f"example {ident}" if ident is not None else f"row {position}",
+            score=example_score(results),
+            results=results,
+            outputs=getattr(run, "outputs", NOT_GIVEN),
+            reference_outputs=getattr(example, "outputs", NOT_GIVEN),
+        )
+    if isinstance(item, Mapping) and "results" in item and "key" not in item:
+        results = _results_of(item["results"], f"{subject}['results']")
+        score, index = item.get("score"), item.get("index", position)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"{subject}['index'] is {_a(describe_type(index))}; expected a whole "
+                            "number")  # fmt: skip
+        return ReportExample(
+            index=index,
+            id=item.get("id", position),
+            where=str(item.get("where") or f"example {position}"),
+            score=float(score) if isinstance(score, (int, float)) else example_score(results),
+            results=results,
+            outputs=item.get("outputs", NOT_GIVEN),
+            reference_outputs=item.get("reference_outputs", NOT_GIVEN),
+        )
+    results = _results_of(item, subject)
+    return ReportExample(position, position, f"example {position}", example_score(results), results)
+
+
+def _size(value: Any) -> int:
+    try:
+        return len(json.dumps(value, ensure_ascii=False, default=repr))
+    except (TypeError, ValueError, RecursionError):
+        return VALUES_LIMIT + 1
+
+
+def _small_metadata(metadata: Any) -> Any:
+    """Result metadata kept when small (alignments of huge lists are cut, mismatches shown)."""
+    if not isinstance(metadata, Mapping):
+        return None
+    if _size(metadata) <= METADATA_LIMIT:
+        return metadata
+    return {"note": "metadata too large to embed", "keys": sorted(map(str, metadata))}
+
+
+def _runs_and_references(outputs: Any, reference: Any) -> tuple[list[Any], list[Any]]:
+    runs = outputs if isinstance(outputs, list) else [outputs]
+    references = reference if isinstance(reference, list) else [reference] * len(runs)
+    return runs, references
+
+
+def _steps(value: Any) -> list[Any] | None:
+    steps = value.get("steps") if isinstance(value, Mapping) else None
+    return steps if isinstance(steps, list) else None
+
+
+def _swimlanes(example: ReportExample) -> list[dict[str, Any]]:
+    """For every graph result, each run superstep by superstep beside its reference."""
+    lanes: list[dict[str, Any]] = []
+    given = example.outputs is not NOT_GIVEN and example.reference_outputs is not NOT_GIVEN
+    runs, references = (
+        _runs_and_references(example.outputs, example.reference_outputs) if given else ([], [])
+    )
+    for result in example.results:
+        metadata = result.get("metadata")
+        for run in (metadata.get("runs") if isinstance(metadata, Mapping) else None) or ():
+            if not isinstance(run, Mapping):
+                continue
+            position = run.get("run", 0)
+            steps = (
+                _steps(runs[position])
+                if isinstance(position, int) and position < len(runs)
+                else None
+            )
+            reference = (
+                _steps(references[position])
+                if isinstance(position, int) and position < len(references)
+                else None
+            )
+            verdicts = run.get("verdicts") or []
+            if steps is None or reference is None:  # results alone: verdicts only
+                steps, reference = [[] for _ in verdicts], []
+                known = False
+            else:
+                known = True
+            try:
+                rows = trajectory_rows(steps, reference, run)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                continue  # values that do not fit the metadata: no swimlane, the rest stays
+            lanes.append(
+                {
+                    "key": result.get("key"),
+                    "run": position,
+                    "match": run.get("match"),
+                    "score": run.get("score"),
+                    "values": known,
+                    "divergence": (run.get("divergence") or {}).get("superstep"),
+                    "columns": [
+                        {
+                            "superstep": row.superstep,
+                            "expected": row.expected if known else None,
+                            "nodes": None
+                            if row.expected_nodes is None
+                            else list(row.expected_nodes),
+                            "mode": row.mode,
+                            "actual": None if row.actual is None or not known else list(row.actual),
+                            "verdict": row.verdict,
+                            "first_divergence": row.first_divergence,
+                        }
+                        for row in rows
+                    ],
+                }
+            )
+    return lanes
+
+
+def _detail(example: ReportExample) -> dict[str, Any]:
+    given = example.outputs is not NOT_GIVEN and example.reference_outputs is not NOT_GIVEN
+    outputs = example.outputs if given else None
+    reference = example.reference_outputs if given else None
+    differences = [
+        *locate_differences(example.results, outputs, reference),
+        *locate_divergences(example.results, outputs, reference),
+    ]
+    size = _size([example.outputs, example.reference_outputs]) if given else 0
+    return {
+        "index": example.index,
+        "results": [
+            {
+                "key": r.get("key"),
+                "score": r.get("score"),
+                "comment": r.get("comment"),
+                "metadata": _small_metadata(r.get("metadata")),
+            }
+            for r in example.results
+        ],
+        "differences": [
+            {
+                "key": d.key,
+                "kind": d.kind,
+                "path": d.path,
+                "expected": d.expected,
+                "actual": d.actual,
+                "at_expected": d.at_expected,
+                "at_actual": d.at_actual,
+            }
+            for d in differences
+        ],
+        "swimlanes": _swimlanes(example),
+        "given": given,
+        "size": size,
+        "values": (example.outputs, example.reference_outputs) if given else None,
+    }
+
+
+@dataclass
+class ReportBuilder:
+    """Collects a run, one example at a time, into the document the HTML page embeds."""
+
+    details: int = DEFAULT_DETAILS
+    stats: RunStats = field(default_factory=RunStats)
+    _scores: list[float] = field(default_factory=list)
+    _ids: list[Any] = field(default_factory=list)
+    _wheres: list[str] = field(default_factory=list)
+    _whys: list[int] = field(default_factory=list)  # into _why_texts: reasons repeat
+    _why_texts: dict[str, int] = field(default_factory=dict)
+    _indexes: list[int] = field(default_factory=list)
+    _prefix: str | None = None
+    _worst: list[tuple[float, int, int, ReportExample]] = field(default_factory=list)
+    _order: itertools.count[int] = field(default_factory=itertools.count)
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    invalid: int = 0
+    kinds: set[str] = field(default_factory=set)
+
+    def add(self, example: ReportExample) -> None:
+        """Add one scored example."""
+        self.stats.add(example.score, example.results)
+        for result in example.results:
+            key = str(result.get("key"))
+            self.kinds.add("graph" if key.startswith("graph_trajectory") else "json")
+        self.add_row(
+            *row_of(example.index, example.id, example.where, example.score, example.results)
+        )
+        self._keep(example)
+
+    def add_row(self, index: int, ident: Any, where: str, score: float, reason: str) -> None:
+        """Add one example's row of the table (what :func:`row_of` gives), without its
+        details or its share of the statistics (the command line's workers send rows)."""
+        self._indexes.append(index)
+        self._scores.append(score)
+        self._ids.append(ident)
+        self._wheres.append(where)
+        self._prefix = _common_prefix(self._prefix, where)
+        self._whys.append(self._why_texts.setdefault(reason, len(self._why_texts)))
+
+    def offer(self, example: ReportExample) -> None:
+        """Keep ``example``'s details if it is among the ``details`` worst so far."""
+        self._keep(example)
+
+    def _keep(self, example: ReportExample) -> None:
+        if self.details <= 0:
+            return
+        entry_key = (-example.score, -example.index)
+        if len(self._worst) >= self.details:
+            best_kept = self._worst[0]
+            if entry_key <= (best_kept[0], best_kept[1]):
+                return  # not worse than the best of the kept worst: no detail
+        entry = (-example.score, -example.index, next(self._order), example)
+        if len(self._worst) < self.details:
+            heapq.heappush(self._worst, entry)
+        else:
+            heapq.heapreplace(self._worst, entry)
+
+    def add_problem(self, where: str, message: str, *, counted: bool = True) -> None:
+        """Add an example that could not be scored."""
+        self.invalid += counted
+        if len(self.problems) < PROBLEMS_LIMIT:
+            self.problems.append({"where": where, "message": message})
+
+    def document(
+        self, *, key_rows: list[tuple[str, float, int, int]] | None = None, **summary: Any
+    ) -> dict[str, Any]:
+        """The data the page draws. ``summary`` overrides or adds summary facts (kind, title,
+        files, warnings, passed, failed_because, thresholds, invalid, ...); ``key_rows``
+        the per-key means (``(key, mean, count, unchecked)``, the command line's exact ones)."""
+        kept = sorted(self._worst, key=lambda e: (-e[0], -e[1]))
+        budget = VALUES_BUDGET
+        details: dict[str, Any] = {}
+        for _, _, _, example in kept:
+            detail = _detail(example)  # for the kept worst only, once
+            values = detail.pop("values")
+            size = detail["size"]
+            if values is not None and size <= VALUES_LIMIT and size <= budget:
+                budget -= size
+                detail["outputs"], detail["reference_outputs"] = values
+                detail["omitted"] = None
+            elif values is not None:
+                detail["omitted"] = (
+                    f"values of {size:,} characters of JSON are larger than the "
+                    f"{VALUES_LIMIT:,} an example may embed"
+                    if size > VALUES_LIMIT
+                    else "values left out: the page's budget went to worse examples"
+                )
+            else:
+                detail["omitted"] = "only results were given, not the values"
+            details[str(detail["index"])] = detail
+        prefix = self._prefix or ""
+        kind = "graph" if self.kinds == {"graph"} else "json" if self.kinds <= {"json"} else "mixed"
+        rows = self.stats.key_rows() if key_rows is None else key_rows
+        base: dict[str, Any] = {
+            "kind": kind,
+            "title": None,
+            "examples_scored": self.stats.scored,
+            "invalid": self.invalid,
+            "mean_score": self.stats.mean,
+            "below_threshold": self.stats.below_threshold,
+            "warnings": [],
+            "passed": None,
+            "failed_because": [],
+            "fail_under": None,
+            "threshold": None,
+            "files": [],
+            "id_key": None,
+        }
+        base.update({k: v for k, v in summary.items() if v is not None or k not in base})
+        return {
+            "format": "matchevals-report/1",
+            "summary": base,
+            "keys": [
+                {
+                    "key": key,
+                    "mean": None if math.isnan(mean) else mean,
+                    "count": count,
+                    "unchecked": unchecked,
+                    "superstep": is_superstep(key),
+                }
+                for key, mean, count, unchecked in rows
+            ],
+            "rows": {
+                "index": self._indexes,
+                "score": self._scores,
+                "id": self._ids,
+                "where_prefix": prefix,
+                "where": [w[len(prefix) :] for w in self._wheres],
+                "why": self._whys,
+                "why_texts": list(self._why_texts),
+            },
+            "details": details,
+            "details_limit": self.details,
+            "problems": self.problems,
+            "problems_total": self.invalid,
+        }
+
+
+def row_of(
+    index: int, ident: Any, where: str, score: float, results: list[dict[str, Any]]
+) -> tuple[int, Any, str, float, str]:
+    """An example's row of the page's table: its id as the page shows it, and its reason."""
+    reason = why(results) if score < 1 else ""
+    reason = reason if len(reason) <= WHY_LIMIT else reason[: WHY_LIMIT - 1] + "…"
+    ident = ident if isinstance(ident, (str, int, float)) else str(ident)
+    return index, ident, where, score, reason
+
+
+def _common_prefix(prefix: str | None, text: str) -> str:
+    """The longest common prefix so far, cut back to a path separator or ``:``."""
+    if prefix is None:
+        cut = max(text.rfind(":"), text.rfind("["), text.rfind("/"), text.rfind(" "))
+        return text[: cut + 1] if cut >= 0 else ""
+    if text.startswith(prefix):
+        return prefix
+    length = 0
+    for left, right in zip(prefix, text, strict=False):
+        if left != right:
+            break
+        length += 1
+    return prefix[:length]
+
+
+def examples_from(items: Iterable[Any]) -> Iterable[ReportExample]:
+    """Each item of a list of results (any shape :func:`example_from` takes) as an example."""
+    for position, item in enumerate(items):
+        yield item if isinstance(item, ReportExample) else example_from(item, position)
