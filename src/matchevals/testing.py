@@ -20,8 +20,8 @@ from matchevals._explain import (
     groups_from_mismatches,
     json_differences,
     render_differences,
-    trajectory_side_by_side,
 )
+from matchevals._explain_graph import trajectory_side_by_side
 from matchevals._explain_trajectory import trajectory_lines
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._results_check import UNEQUAL

@@ -11,8 +11,8 @@ from matchevals._explain import (
     is_evaluator_result,
     json_differences,
     render_differences,
-    trajectory_side_by_side,
 )
+from matchevals._explain_graph import trajectory_side_by_side
 
 
 def flat(groups: list[DifferenceGroup]) -> list[tuple[str | None, str, object, object]]:

@@ -178,6 +178,18 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
     parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     names: dict[str, list[str]] = {}
+    _add_json(commands, command, names)
+    _add_trajectory(commands, command, names)
+    _add_graph(commands, command, names)
+    _add_report(commands, command)
+    demo_cmd = commands.add_parser(
+        "demo", help="run the main job on bundled example data", description="Run the demos."
+    )
+    demo_cmd.add_argument("--no-graph", action="store_true", help="skip the LangGraph demo")
+    return parser, names
+
+
+def _add_json(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
     json_cmd = commands.add_parser(
         "json",
         help="score structured outputs against references",
@@ -207,6 +219,9 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
             custom={"judge": _add_judge_flag},
         )
         _add_common(json_cmd)
+
+
+def _add_trajectory(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
     trajectory_cmd = commands.add_parser(
         "trajectory",
         help="score agent trajectories (messages and tool calls) against references",
@@ -233,6 +248,9 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
             trajectory_group, create_trajectory_match_evaluator, texts=_help.TRAJECTORY_OPTION_HELP
         )
         _add_common(trajectory_cmd)
+
+
+def _add_graph(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
     graph_cmd = commands.add_parser(
         "graph",
         help="score LangGraph trajectories against a reference",
@@ -258,6 +276,9 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
             graph_group, create_graph_trajectory_match_evaluator, texts=_help.GRAPH_OPTION_HELP
         )
         _add_common(graph_cmd)
+
+
+def _add_report(commands: Any, command: str | None) -> None:
     report_cmd = commands.add_parser(
         "report",
         help="write the HTML report of a run saved with --format jsonl",
@@ -286,11 +307,6 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
         )
         report_cmd.add_argument("--title", help="the page's title (default: the run's)")
         _add_html_details(report_cmd, _help.REPORT_DETAILS_HELP)
-    demo_cmd = commands.add_parser(
-        "demo", help="run the main job on bundled example data", description="Run the demos."
-    )
-    demo_cmd.add_argument("--no-graph", action="store_true", help="skip the LangGraph demo")
-    return parser, names
 
 
 def _builtin_comparators() -> list[tuple[str, str]]:

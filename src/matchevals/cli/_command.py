@@ -125,10 +125,7 @@ def run_scoring(
     except (JudgeFlagError, ValueError) as error:
         print(f"matchevals {kind}: error: {error}", file=sys.stderr)
         return EXIT_INVALID
-    summary = Summary(kind, worst_count=max(0, args.worst))
-    summary.files = (args.outputs, args.references)
-    summary.id_key = args.id_key
-    summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
+    summary = _summary(args, kind, options)
     page = None
     if args.format == "html":
         from matchevals.cli._html import HtmlPage
@@ -163,6 +160,19 @@ def run_scoring(
                 for number, problem in enumerate(batch.tally.problems, seen + 1):
                     _report_problem(problem, number)
         _render(summary, args, out, color, page)
+    return _finish(summary, args, page, show_problems)
+
+
+def _summary(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> Summary:
+    summary = Summary(kind, worst_count=max(0, args.worst))
+    summary.files = (args.outputs, args.references)
+    summary.id_key = args.id_key
+    summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
+    return summary
+
+
+def _finish(summary: Summary, args: argparse.Namespace, page: Any, show_problems: bool) -> int:
+    """The closing lines on stderr, and the exit status."""
     if show_problems and summary.count_warning():
         print(f"matchevals: warning: {summary.count_warning()}", file=sys.stderr)
     if show_problems and len(summary.problems) > MAX_STDERR_PROBLEMS:

@@ -226,54 +226,64 @@ def add_factory_flags(
             custom[name](parser, text)
             added.append(name)
             continue
-        annotation = _annotation(factory, parameter)
-        flag = "--" + name.replace("_", "-")
-        common: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
-        base, allows_none = _strip_none(annotation)
-        origin = get_origin(base)
-        default = _default_words(parameter.default)
-        if (
-            default is None
-            and parameter.default is None
-            and allows_none
-            and (get_origin(base) is Literal)
-        ):
-            default = "none"
-        fallback = OptionHelp(f"{name} of {factory.__name__}")
-        description = (text or fallback).render(default)
-        metavar = text.metavar if text is not None else None
-        if base is bool:
-            parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, help=description, **common
-            )
-        elif origin in _MAPPING_ORIGINS:
-            key_type, value_type = (*get_args(base), Any, Any)[:2]
-            convert = _scalar(value_type, name)
-            if key_type is not str or convert is None:
-                continue
-            if metavar is None:
-                callable_values = _is_callable(_strip_none(value_type)[0])
-                metavar = "PATH=COMPARATOR" if callable_values else "KEY=VALUE"
-            parser.add_argument(
-                flag, nargs="+", action=_KeyValue, convert=convert, metavar=metavar,
-                help=description, **common,
-            )  # fmt: skip
-        elif origin in _SEQUENCE_ORIGINS and all(arg in (str, Ellipsis) for arg in get_args(base)):
-            parser.add_argument(
-                flag, nargs="+", action=_ExtendSplit, metavar=metavar or "NAME",
-                help=description, **common,
-            )  # fmt: skip
-        else:
-            convert = _scalar(annotation, name)
-            if convert is None or _is_callable(base):
-                continue
-            choices = [str(c) for c in get_args(base)] if get_origin(base) is Literal else None
-            if choices and allows_none:
-                choices.append("none")
-            shown = "{" + ",".join(choices) + "}" if choices else metavar
-            parser.add_argument(flag, type=convert, metavar=shown, help=description, **common)
-        added.append(name)
+        if _add_flag(parser, factory, name, parameter, text):
+            added.append(name)
     return added
+
+
+def _add_flag(
+    parser: Any,
+    factory: Callable[..., Any],
+    name: str,
+    parameter: inspect.Parameter,
+    text: OptionHelp | None,
+) -> bool:
+    """Add the flag of one keyword argument; False when a command line cannot express it."""
+    annotation = _annotation(factory, parameter)
+    flag = "--" + name.replace("_", "-")
+    common: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
+    base, allows_none = _strip_none(annotation)
+    origin = get_origin(base)
+    default = _default_words(parameter.default)
+    if (
+        default is None
+        and parameter.default is None
+        and allows_none
+        and (get_origin(base) is Literal)
+    ):
+        default = "none"
+    fallback = OptionHelp(f"{name} of {factory.__name__}")
+    description = (text or fallback).render(default)
+    metavar = text.metavar if text is not None else None
+    if base is bool:
+        parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=description, **common)
+    elif origin in _MAPPING_ORIGINS:
+        key_type, value_type = (*get_args(base), Any, Any)[:2]
+        convert = _scalar(value_type, name)
+        if key_type is not str or convert is None:
+            return False
+        if metavar is None:
+            callable_values = _is_callable(_strip_none(value_type)[0])
+            metavar = "PATH=COMPARATOR" if callable_values else "KEY=VALUE"
+        parser.add_argument(
+            flag, nargs="+", action=_KeyValue, convert=convert, metavar=metavar,
+            help=description, **common,
+        )  # fmt: skip
+    elif origin in _SEQUENCE_ORIGINS and all(arg in (str, Ellipsis) for arg in get_args(base)):
+        parser.add_argument(
+            flag, nargs="+", action=_ExtendSplit, metavar=metavar or "NAME",
+            help=description, **common,
+        )  # fmt: skip
+    else:
+        convert = _scalar(annotation, name)
+        if convert is None or _is_callable(base):
+            return False
+        choices = [str(c) for c in get_args(base)] if get_origin(base) is Literal else None
+        if choices and allows_none:
+            choices.append("none")
+        shown = "{" + ",".join(choices) + "}" if choices else metavar
+        parser.add_argument(flag, type=convert, metavar=shown, help=description, **common)
+    return True
 
 
 def given_options(namespace: argparse.Namespace, names: list[str]) -> dict[str, Any]:

@@ -284,10 +284,8 @@ def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
 
 def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> None:
     """The terminal summary, drawn with rich at the terminal's width."""
-    from rich import box
     from rich.console import Console
     from rich.padding import Padding
-    from rich.table import Table
     from rich.text import Text
 
     console = Console(file=out, force_terminal=color, no_color=not color, highlight=False)
@@ -310,6 +308,23 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     console.print(headline)
     for reason in reasons:  # wrapped lines stay indented under their reason
         console.print(Padding(Text(f"failed because {reason}", style="red"), (0, 0, 0, 2)))
+    _print_key_tables(console, summary, narrow)
+    if summary.worst:
+        _print_worst(console, summary, narrow)
+    if summary.problems:
+        console.print(Text.assemble(("invalid input", "bold"), f" ({summary.invalid} examples):"))
+        for problem in summary.problems[:MAX_PROBLEM_ROWS]:
+            console.print(Text(f"  {problem}"), soft_wrap=True)
+        if len(summary.problems) > MAX_PROBLEM_ROWS:
+            console.print(f"  … and {len(summary.problems) - MAX_PROBLEM_ROWS} more")
+
+
+def _print_key_tables(console: Any, summary: Summary, narrow: bool) -> None:
+    """Mean score per key (or check), and per superstep position with the unchecked apart."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     rows = summary.key_rows()
     plain = [row for row in rows if not is_superstep(row[0])]
     steps = [row for row in rows if is_superstep(row[0])]
@@ -347,14 +362,6 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
                     style="dim",
                 )
             )
-    if summary.worst:
-        _print_worst(console, summary, narrow)
-    if summary.problems:
-        console.print(Text.assemble(("invalid input", "bold"), f" ({summary.invalid} examples):"))
-        for problem in summary.problems[:MAX_PROBLEM_ROWS]:
-            console.print(Text(f"  {problem}"), soft_wrap=True)
-        if len(summary.problems) > MAX_PROBLEM_ROWS:
-            console.print(f"  … and {len(summary.problems) - MAX_PROBLEM_ROWS} more")
 
 
 def _print_worst(console: Any, summary: Summary, narrow: bool) -> None:

@@ -23,7 +23,8 @@ from matchevals.cli._read import Chunk, Example, LineError, Problem, Side, decod
 from matchevals.cli._report import jsonl_line
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
-from matchevals.report._model import ReportExample, row_of
+from matchevals.report._examples import ReportExample
+from matchevals.report._model import row_of
 
 __all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
 

@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from matchevals.report._examples import examples_from
 from matchevals.report._html import render_page
-from matchevals.report._model import DEFAULT_DETAILS, ReportBuilder, examples_from
+from matchevals.report._model import DEFAULT_DETAILS, ReportBuilder
 from matchevals.report._stats import verdict
 
 __all__ = ["DEFAULT_DETAILS", "render_html_report", "write_html_report"]

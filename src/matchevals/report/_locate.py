@@ -217,23 +217,7 @@ def _locate(
         leaves = list(_opened(expected, actual, []))[:_OPENED_LIMIT]
         if leaves and leaves != [[]]:
             for leaf in leaves:
-                at_expected = [*expected_path, *leaf]
-                at_actual = [*actual_path, *leaf]
-                leaf_expected = _exists(reference_outputs, at_expected)
-                leaf_actual = _exists(outputs, at_actual)
-                yield Located(
-                    key,
-                    kind
-                    if leaf_expected and leaf_actual
-                    else "missing"
-                    if leaf_expected
-                    else "extra",
-                    path_text(at_actual if leaf_actual else at_expected),
-                    _short(_value_at(reference_outputs, at_expected)) if leaf_expected else "—",
-                    _short(_value_at(outputs, at_actual)) if leaf_actual else "—",
-                    tuple(at_expected) if leaf_expected else None,
-                    tuple(at_actual) if leaf_actual else None,
-                )
+                yield _leaf(key, kind, leaf, expected_path, actual_path, outputs, reference_outputs)
             return
     has_expected = expected_path is not None and _exists(reference_outputs, expected_path)
     has_actual = actual_path is not None and _exists(outputs, actual_path)
@@ -250,6 +234,31 @@ def _locate(
         else _short(actual),
         tuple(expected_path) if has_expected and expected_path is not None else None,
         tuple(actual_path) if has_actual and actual_path is not None else None,
+    )
+
+
+def _leaf(
+    key: str,
+    kind: str,
+    leaf: list[Token],
+    expected_path: list[Token],
+    actual_path: list[Token],
+    outputs: Any,
+    reference_outputs: Any,
+) -> Located:
+    """One leaf of two differing containers, where each side has it (or does not)."""
+    at_expected = [*expected_path, *leaf]
+    at_actual = [*actual_path, *leaf]
+    leaf_expected = _exists(reference_outputs, at_expected)
+    leaf_actual = _exists(outputs, at_actual)
+    return Located(
+        key,
+        kind if leaf_expected and leaf_actual else "missing" if leaf_expected else "extra",
+        path_text(at_actual if leaf_actual else at_expected),
+        _short(_value_at(reference_outputs, at_expected)) if leaf_expected else "—",
+        _short(_value_at(outputs, at_actual)) if leaf_actual else "—",
+        tuple(at_expected) if leaf_expected else None,
+        tuple(at_actual) if leaf_actual else None,
     )
 
 

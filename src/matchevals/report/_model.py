@@ -13,22 +13,16 @@ import heapq
 import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matchevals._explain import trajectory_rows
-from matchevals._values import describe_type
+from matchevals._explain_graph import trajectory_rows
+from matchevals.report._examples import NOT_GIVEN, ReportExample
 from matchevals.report._locate import locate_differences, locate_divergences
-from matchevals.report._stats import RunStats, example_score, is_superstep, why
+from matchevals.report._stats import RunStats, is_superstep, why
 
-__all__ = [
-    "DEFAULT_DETAILS",
-    "NOT_GIVEN",
-    "ReportBuilder",
-    "ReportExample",
-    "example_from",
-]
+__all__ = ["DEFAULT_DETAILS", "ReportBuilder", "row_of"]
 
 DEFAULT_DETAILS = 1000
 VALUES_LIMIT = 100_000
@@ -36,118 +30,6 @@ VALUES_BUDGET = 20_000_000
 WHY_LIMIT = 240
 PROBLEMS_LIMIT = 1000
 METADATA_LIMIT = 20_000
-
-
-class _NotGiven:
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-NOT_GIVEN: Any = _NotGiven()
-"""Stands for values the caller did not pass (results alone)."""
-
-
-@dataclass(frozen=True)
-class ReportExample:
-    """One scored example as the report sees it."""
-
-    index: int
-    id: Any
-    where: str
-    score: float
-    results: list[dict[str, Any]]
-    outputs: Any = NOT_GIVEN
-    reference_outputs: Any = NOT_GIVEN
-
-
-def _plain_result(result: Any, subject: str) -> dict[str, Any]:
-    """A result dict from a dict or an object with ``key``/``score`` (LangSmith's
-    ``EvaluationResult``)."""
-    if isinstance(result, Mapping):
-        if "key" not in result:
-            names = ", ".join(repr(str(name)) for name in list(result)[:5]) or "nothing"
-            raise TypeError(f"{subject} has no 'key': a result is {{'key': ..., 'score': ...}}; "
-                            f"it holds {names}")  # fmt: skip
-        return dict(result)
-    if not hasattr(result, "key"):
-        raise TypeError(
-            f"{subject} is {_a(describe_type(result))}; expected a result ({{'key': ..., "
-            "'score': ...}} or LangSmith's EvaluationResult)"
-        )
-    plain = {name: getattr(result, name, None) for name in ("key", "score", "comment")}
-    metadata = getattr(result, "metadata", None)
-    plain["metadata"] = dict(metadata) if isinstance(metadata, Mapping) else None
-    if plain["score"] is None and isinstance(getattr(result, "value", None), (bool, int, float)):
-        plain["score"] = result.value
-    return plain
-
-
-def _results_of(value: Any, subject: str) -> list[dict[str, Any]]:
-    if isinstance(value, Mapping) and "results" in value and "key" not in value:
-        value, subject = value["results"], f"{subject}['results']"
-    if isinstance(value, Mapping) or hasattr(value, "key"):
-        return [_plain_result(value, subject)]
-    if isinstance(value, (list, tuple)):
-        return [_plain_result(item, f"{subject}[{i}]") for i, item in enumerate(value)]
-    raise TypeError(
-        f"{subject} is {_a(describe_type(value))}; expected an evaluator result (a dict with "
-        "'key' and 'score'), a list of them, or {'results': [...], 'outputs': ..., "
-        "'reference_outputs': ...}"
-    )
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-def example_from(item: Any, position: int, subject: str | None = None) -> ReportExample:
-    """One example from any of the shapes a notebook has at hand:
-
-    - an evaluator result (``{"key": ..., "score": ...}``) or a list of them;
-    - ``{"results": [...], "outputs": ..., "reference_outputs": ..., "id": ...}`` (values and
-      id optional; ``--format jsonl`` example lines have this shape);
-    - a ``langsmith.evaluate`` row (``{"run": ..., "example": ..., "evaluation_results": ...}``).
-
-    A ``TypeError`` names the item (``subject``, ``examples[3]`` by default) and what is wrong.
-
-    >>> example_from({"key": "json_match:a", "score": 0.5}, 3).score
-    0.5
-    >>> example_from(7, 3)
-    Traceback (most recent call last):
-    ...
-    TypeError: examples[3] is a number; expected an evaluator result (a dict with 'key' and ...
-    """
-    subject = subject or f"examples[{position}]"
-    if isinstance(item, Mapping) and "evaluation_results" in item:
-        run, example = item.get("run"), item.get("example")
-        results = _results_of(item["evaluation_results"], f"{subject}['evaluation_results']")
-        ident = getattr(example, "id", None)
-        return ReportExample(
-            index=position,
-            id=str(ident) if ident is not None else position,
-            where=f"example {ident}" if ident is not None else f"row {position}",
-            score=example_score(results),
-            results=results,
-            outputs=getattr(run, "outputs", NOT_GIVEN),
-            reference_outputs=getattr(example, "outputs", NOT_GIVEN),
-        )
-    if isinstance(item, Mapping) and "results" in item and "key" not in item:
-        results = _results_of(item["results"], f"{subject}['results']")
-        score, index = item.get("score"), item.get("index", position)
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"{subject}['index'] is {_a(describe_type(index))}; expected a whole "
-                            "number")  # fmt: skip
-        return ReportExample(
-            index=index,
-            id=item.get("id", position),
-            where=str(item.get("where") or f"example {position}"),
-            score=float(score) if isinstance(score, (int, float)) else example_score(results),
-            results=results,
-            outputs=item.get("outputs", NOT_GIVEN),
-            reference_outputs=item.get("reference_outputs", NOT_GIVEN),
-        )
-    results = _results_of(item, subject)
-    return ReportExample(position, position, f"example {position}", example_score(results), results)
 
 
 def _size(value: Any) -> int:
@@ -346,27 +228,7 @@ class ReportBuilder:
         """The data the page draws. ``summary`` overrides or adds summary facts (kind, title,
         files, warnings, passed, failed_because, thresholds, invalid, ...); ``key_rows``
         the per-key means (``(key, mean, count, unchecked)``, the command line's exact ones)."""
-        kept = sorted(self._worst, key=lambda e: (-e[0], -e[1]))
-        budget = VALUES_BUDGET
-        details: dict[str, Any] = {}
-        for _, _, _, example in kept:
-            detail = _detail(example)  # for the kept worst only, once
-            values = detail.pop("values")
-            size = detail["size"]
-            if values is not None and size <= VALUES_LIMIT and size <= budget:
-                budget -= size
-                detail["outputs"], detail["reference_outputs"] = values
-                detail["omitted"] = None
-            elif values is not None:
-                detail["omitted"] = (
-                    f"values of {size:,} characters of JSON are larger than the "
-                    f"{VALUES_LIMIT:,} an example may embed"
-                    if size > VALUES_LIMIT
-                    else "values left out: the page's budget went to worse examples"
-                )
-            else:
-                detail["omitted"] = "only results were given, not the values"
-            details[str(detail["index"])] = detail
+        details = _embedded_details(sorted(self._worst, key=lambda e: (-e[0], -e[1])))
         prefix = self._prefix or ""
         kind = "graph" if self.kinds == {"graph"} else "json" if self.kinds <= {"json"} else "mixed"
         rows = self.stats.key_rows() if key_rows is None else key_rows
@@ -415,6 +277,32 @@ class ReportBuilder:
         }
 
 
+def _embedded_details(kept: list[Any]) -> dict[str, Any]:
+    """The kept worst examples' details, worst first, their values embedded while the page's
+    budget lasts (and said to be left out when not)."""
+    budget = VALUES_BUDGET
+    details: dict[str, Any] = {}
+    for _, _, _, example in kept:
+        detail = _detail(example)  # for the kept worst only, once
+        values = detail.pop("values")
+        size = detail["size"]
+        if values is not None and size <= VALUES_LIMIT and size <= budget:
+            budget -= size
+            detail["outputs"], detail["reference_outputs"] = values
+            detail["omitted"] = None
+        elif values is not None:
+            detail["omitted"] = (
+                f"values of {size:,} characters of JSON are larger than the "
+                f"{VALUES_LIMIT:,} an example may embed"
+                if size > VALUES_LIMIT
+                else "values left out: the page's budget went to worse examples"
+            )
+        else:
+            detail["omitted"] = "only results were given, not the values"
+        details[str(detail["index"])] = detail
+    return details
+
+
 def row_of(
     index: int, ident: Any, where: str, score: float, results: list[dict[str, Any]]
 ) -> tuple[int, Any, str, float, str]:
@@ -438,9 +326,3 @@ def _common_prefix(prefix: str | None, text: str) -> str:
             break
         length += 1
     return prefix[:length]
-
-
-def examples_from(items: Iterable[Any]) -> Iterable[ReportExample]:
-    """Each item of a list of results (any shape :func:`example_from` takes) as an example."""
-    for position, item in enumerate(items):
-        yield item if isinstance(item, ReportExample) else example_from(item, position)

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from matchevals.report._model import ReportBuilder, example_from
+from matchevals.report._examples import example_from
+from matchevals.report._model import ReportBuilder
 
 __all__ = ["SavedRunError", "read_saved_run"]
 

@@ -19,7 +19,7 @@ def a_type(value: Any) -> str:
     """The value's type with its article, as messages say it.
 
     >>> a_type(None), a_type(3), a_type("x")
-    ('null', 'an int', 'a str')
+    ('null', 'a number', 'a string')
     """
     if value is None:
         return "null"
