@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals.cli._read import Problem
 from matchevals.cli._run import Kind, Scored
-from matchevals.report._stats import below_threshold, key_scores
+from matchevals.report._stats import below_threshold, key_scores, threshold_mark
 
 __all__ = ["Mean", "Tally"]
 
@@ -139,11 +138,7 @@ class Tally:
         if below_threshold(results) is not None:
             self.below_threshold += 1
         if self.threshold is None:
-            for result in results:
-                metadata = result.get("metadata")
-                mark = metadata.get("threshold") if isinstance(metadata, Mapping) else None
-                if isinstance(mark, (int, float)) and not isinstance(mark, bool):
-                    self.threshold = float(mark)
+            self.threshold = threshold_mark(results)
 
     def _keep(self, entry: tuple[float, int, Scored]) -> None:
         if len(self.worst) < self.worst_count:

@@ -19,6 +19,7 @@ __all__ = [
     "example_score",
     "is_superstep",
     "key_scores",
+    "threshold_mark",
     "verdict",
     "why",
 ]
@@ -77,6 +78,20 @@ def below_threshold(results: Sequence[Mapping[str, Any]]) -> float | None:
         if isinstance(metadata, Mapping) and metadata.get("pass") is False:
             threshold = metadata.get("threshold")
             return float(threshold) if isinstance(threshold, (int, float)) else math.nan
+    return None
+
+
+def threshold_mark(results: Sequence[Mapping[str, Any]]) -> float | None:
+    """The pass mark the results carry in their metadata (a graph ``threshold``), or None.
+
+    >>> threshold_mark([{"key": "g", "score": 1, "metadata": {"threshold": 0.8, "pass": True}}])
+    0.8
+    """
+    for result in results:
+        metadata = result.get("metadata")
+        mark = metadata.get("threshold") if isinstance(metadata, Mapping) else None
+        if isinstance(mark, (int, float)) and not isinstance(mark, bool):
+            return float(mark)
     return None
 
 
@@ -141,11 +156,7 @@ class RunStats:
         if below_threshold(results) is not None:
             self.below_threshold += 1
         if self.threshold is None:
-            for result in results:
-                metadata = result.get("metadata")
-                mark = metadata.get("threshold") if isinstance(metadata, Mapping) else None
-                if isinstance(mark, (int, float)) and not isinstance(mark, bool):
-                    self.threshold = float(mark)
+            self.threshold = threshold_mark(results)
 
     @property
     def mean(self) -> float | None:
