@@ -10,7 +10,7 @@ hidden nodes and static breakpoints (``_Level``), turns every ``StateSnapshot`` 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
@@ -267,15 +267,20 @@ def _windows(chain: Sequence[tuple[StateSnapshot, str | None]]) -> list[_Window 
     return windows
 
 
-def _views(
-    graph: CompiledGraph,
+# Reading a history is one walk (sans-I/O): it yields the thread config whose snapshots it needs
+# and is sent them back; the sync and async readers differ only in how they fetch.
+if TYPE_CHECKING:
+    _Walk = Generator[RunnableConfig, list[StateSnapshot], list[CheckpointView]]
+
+
+def _walk(
     level: _Level,
     config: RunnableConfig,
     parent_id: str | None = None,
     window: _Window | None = None,
-) -> list[CheckpointView]:
+) -> _Walk:
     thread, head = _thread_config(config)
-    chain = _chain(list(graph.get_state_history(thread)), head, parent_id, window)
+    chain = _chain((yield thread), head, parent_id, window)
     views: list[CheckpointView] = []
     previous: StateSnapshot | None = None
     for (snapshot, earlier), ran_in in zip(chain, _windows(chain), strict=True):
@@ -285,7 +290,7 @@ def _views(
             sub = None
             if sub_config is not None:
                 under = _checkpoint_id(snapshot.config)
-                sub = _views(graph, level.child(task.name), sub_config, under, ran_in)
+                sub = yield from _walk(level.child(task.name), sub_config, under, ran_in)
             tasks.append(_task_view(task, task.name in level.hidden, sub))
         branched = earlier is not None
         views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
@@ -293,31 +298,26 @@ def _views(
     return views
 
 
-async def _aviews(
-    graph: CompiledGraph,
-    level: _Level,
-    config: RunnableConfig,
-    parent_id: str | None = None,
-    window: _Window | None = None,
-) -> list[CheckpointView]:
-    thread, head = _thread_config(config)
-    snapshots = [s async for s in graph.aget_state_history(thread)]
-    chain = _chain(snapshots, head, parent_id, window)
-    views: list[CheckpointView] = []
-    previous: StateSnapshot | None = None
-    for (snapshot, earlier), ran_in in zip(chain, _windows(chain), strict=True):
-        tasks = []
-        for task in snapshot.tasks:
-            sub_config = _subgraph_config(task, level)
-            sub = None
-            if sub_config is not None:
-                under = _checkpoint_id(snapshot.config)
-                sub = await _aviews(graph, level.child(task.name), sub_config, under, ran_in)
-            tasks.append(_task_view(task, task.name in level.hidden, sub))
-        branched = earlier is not None
-        views.append(_checkpoint_view(snapshot, tasks, branched, level.stops(snapshot, previous)))
-        previous = snapshot
-    return views
+def _views(graph: CompiledGraph, config: RunnableConfig) -> list[CheckpointView]:
+    walk = _walk(_Level(graph), config)
+    try:
+        thread = next(walk)
+        while True:
+            thread = walk.send(list(graph.get_state_history(thread)))
+    except StopIteration as done:
+        views: list[CheckpointView] = done.value
+        return views
+
+
+async def _aviews(graph: CompiledGraph, config: RunnableConfig) -> list[CheckpointView]:
+    walk = _walk(_Level(graph), config)
+    try:
+        thread = next(walk)
+        while True:
+            thread = walk.send([s async for s in graph.aget_state_history(thread)])
+    except StopIteration as done:
+        views: list[CheckpointView] = done.value
+        return views
 
 
 def extract_graph_run_trajectories(
@@ -362,7 +362,7 @@ def extract_graph_run_trajectories(
     * after time travel, an invocation is cut where its branch leaves the one being read;
     * ``inputs`` is the input after LangGraph mapped it onto the input channels.
     """
-    return split_history(_views(graph, _Level(graph), config))
+    return split_history(_views(graph, config))
 
 
 async def aextract_graph_run_trajectories(
@@ -372,4 +372,4 @@ async def aextract_graph_run_trajectories(
 
     >>> runs = await aextract_graph_run_trajectories(graph, config)  # doctest: +SKIP
     """
-    return split_history(await _aviews(graph, _Level(graph), config))
+    return split_history(await _aviews(graph, config))
