@@ -297,28 +297,29 @@ def greedy_pairing(
 ) -> list[Pair]:
     """openevals' pairing: each call of the ``driver`` side, in order, takes the first free
     compatible call of the other side. Sorted by output index."""
-    pairs: list[Pair] = []
     if driver == "references":
-        taken = [False] * len(outputs)
-        for j, reference in enumerate(references):
-            rule = rules.rule_for(reference.name)
-            for i, output in enumerate(outputs):
-                if taken[i] or output.name != reference.name:
-                    continue
-                if compatible(rule, output, reference):
-                    taken[i] = True
-                    pairs.append((i, j))
-                    break
-    else:
-        taken = [False] * len(references)
-        for i, output in enumerate(outputs):
-            rule = rules.rule_for(output.name)
-            for j, reference in enumerate(references):
-                if taken[j] or reference.name != output.name:
-                    continue
-                if compatible(rule, output, reference):
-                    taken[j] = True
-                    pairs.append((i, j))
-                    break
-    pairs.sort()
-    return pairs
+        return sorted((i, j) for j, i in _first_free(references, outputs, rules, False))
+    return sorted(_first_free(outputs, references, rules, True))
+
+
+def _first_free(
+    drivers: Sequence[ToolCall],
+    others: Sequence[ToolCall],
+    rules: ArgsRules,
+    drivers_are_outputs: bool,
+) -> list[Pair]:
+    """``(driver index, other index)``: each driver, in order, takes the first free call of the
+    same tool that its rule accepts."""
+    found: list[Pair] = []
+    taken = [False] * len(others)
+    for d, call in enumerate(drivers):
+        rule = rules.rule_for(call.name)
+        for o, other in enumerate(others):
+            if taken[o] or other.name != call.name:
+                continue
+            output, reference = (call, other) if drivers_are_outputs else (other, call)
+            if compatible(rule, output, reference):
+                taken[o] = True
+                found.append((d, o))
+                break
+    return found
