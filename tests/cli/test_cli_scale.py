@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -18,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchevals.cli import _read, main
+from matchevals import _fast_json
+from matchevals.cli import main
 from matchevals.cli._engine import _can_fork
 from matchevals.cli._read import LineError, Problem, decode
 from matchevals.cli._run import Scored
@@ -251,17 +253,43 @@ json_values = st.recursive(
 )
 
 
-@pytest.mark.skipif(_read._fast_loads() is None, reason="orjson is not installed")
+@pytest.mark.skipif(not _fast_json.orjson_used, reason="orjson is not installed")
 @settings(max_examples=300, deadline=None)
-@given(value=json_values, ascii_only=st.booleans())
-def test_the_fast_parser_reads_exactly_what_json_loads_reads(value: Any, ascii_only: bool) -> None:
-    fast = _read._fast_loads()
-    assert fast is not None
-    line = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass") + b"\n"
+@given(value=json_values, ascii_only=st.booleans(), spaced=st.booleans())
+def test_the_fast_parser_reads_exactly_what_json_loads_reads(
+    value: Any, ascii_only: bool, spaced: bool
+) -> None:
+    separators = (", ", ": ") if spaced else (",", ":")
+    text = json.dumps(value, ensure_ascii=ascii_only, separators=separators)
+    line = text.encode("utf-8", "surrogatepass") + b"\n"
     expected = json.loads(line)
-    got = fast(line)
+    got = _fast_json.exact_loads(line)
     assert repr(got) == repr(expected)  # repr tells 1 from 1.0, -0.0 from 0.0, and NaN is nan
     assert [type(x) for x in _leaves(got)] == [type(x) for x in _leaves(expected)]
+
+
+@pytest.mark.skipif(not _fast_json.orjson_used, reason="orjson is not installed")
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"n": 1234567890123456789012}',  # orjson alone: a float
+        b'{"n": -9223372036854775809}',  # just beyond 64 bits
+        b'{"s": "1234567890123456789012", "n": 1.5}',  # a long run in a string: json.loads
+        b'{"n": 0.1000000000000000055511151231257827}',  # a long mantissa
+        b'{"n": NaN, "m": 1e400}',
+    ],
+)
+def test_long_digit_runs_and_numbers_orjson_refuses_are_read_by_json_loads(line: bytes) -> None:
+    assert repr(_fast_json.exact_loads(line)) == repr(json.loads(line))
+
+
+def test_matchevals_json_stdlib_switches_orjson_off() -> None:
+    code = "from matchevals import _fast_json; print(_fast_json.orjson_used)"
+    env = {**os.environ, "MATCHEVALS_JSON": "stdlib"}
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env
+    )
+    assert completed.stdout.strip() == "False", completed.stderr
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -260,6 +260,8 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
     ([{"content": "x"}], ValueError, "outputs[0] has no 'role' (or 'type')"),
     ([{"role": "robot"}], ValueError, 'outputs[0].role is "robot"; expected one of ai, assistant'),
     ([{"role": 3}], ValueError, "outputs[0].role is 3; expected one of"),
+    ([{"role": ["assistant"]}], ValueError, 'outputs[0].role is ["assistant"]; expected one of'),
+    ([{"type": {"ai": 1}}], ValueError, 'outputs[0].type is {"ai": 1}; expected one of'),
     ([{"role": "assistant", "tool_calls": {"a": 1}}], TypeError,
      "outputs[0].tool_calls is an object; expected a list of tool calls"),
     ([assistant(GOOD_CALL, 5)], TypeError,

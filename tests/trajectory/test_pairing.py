@@ -155,6 +155,18 @@ def test_a_non_transitive_matcher_is_not_paired_identical_first() -> None:
     assert maximum_pairing(outputs, references, rules) == [(0, 1), (1, 0)]
 
 
+def test_calls_of_two_tools_with_the_same_arguments_text_pair_by_tool() -> None:
+    """The same-text tier keys its buckets by text alone: a bucket's first call may be of
+    another tool."""
+    text = '{"q": "x"}'
+    outputs = [make_call(name, {"q": "x"}, "o", i, text) for i, name in enumerate("abc")]
+    references = [make_call(name, {"q": "x"}, "r", i, text) for i, name in enumerate("cab")]
+    rules = build_rules("exact", None)
+    assert maximum_pairing(outputs, references, rules) == [(0, 1), (1, 2), (2, 0)]
+    only_a = [make_call("a", {"q": "x"}, "o", 0, text)]
+    assert maximum_pairing(only_a, references[::-1], rules) == [(0, 1)]
+
+
 def test_a_matcher_is_asked_once_per_distinct_pair_of_argument_values() -> None:
     asked: list[tuple[Any, Any]] = []
 

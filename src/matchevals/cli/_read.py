@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from matchevals._fast_json import exact_loads
 from matchevals._values import describe_type
 
 __all__ = [
@@ -125,40 +125,10 @@ class Chunk:
     offsets: list[int] = field(default_factory=list)
 
 
-def _fast_loads() -> Callable[[bytes], Any] | None:
-    """orjson's parser where it gives exactly what :func:`json.loads` gives (the ``fast`` extra).
-
-    orjson reads integers beyond 64 bits as floats, so a line holding a run of 19 or more
-    digits goes to the standard parser, as does every line orjson refuses (NaN, a lone
-    surrogate, a byte-order mark, ...): for those the standard parser decides, and says why.
-    """
-    try:
-        import orjson
-    except ImportError:
-        return None
-    long_number = re.compile(rb"\d{19}").search
-    orjson_loads, orjson_error, json_loads = orjson.loads, orjson.JSONDecodeError, json.loads
-
-    def loads(line: bytes) -> Any:
-        if long_number(line) is None:
-            try:
-                return orjson_loads(line)
-            except orjson_error:
-                pass
-        return json_loads(line)
-
-    return loads
-
-
-_loads: Callable[[bytes], Any] = (
-    None if os.environ.get("MATCHEVALS_JSON") == "stdlib" else _fast_loads()
-) or json.loads
-
-
 def decode(line: bytes) -> Any:
     """The JSON value of one line; :class:`LineError` says why a line is not one."""
     try:
-        return _loads(line)
+        return exact_loads(line)
     except UnicodeDecodeError:
         raise LineError("not valid UTF-8") from None
     except RecursionError:

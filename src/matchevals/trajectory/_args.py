@@ -318,5 +318,12 @@ class ArgsRules:
     default: ArgsRule
     overrides: Mapping[str, ArgsRule] = field(default_factory=dict)
 
+    all_reflexive: bool = field(init=False)
+    """Whether every tool's rule is ``reflexive``."""
+
+    def __post_init__(self) -> None:
+        rules = (self.default, *self.overrides.values())
+        object.__setattr__(self, "all_reflexive", all(rule.reflexive for rule in rules))
+
     def rule_for(self, tool: str) -> ArgsRule:
         return self.overrides.get(tool, self.default)

@@ -33,7 +33,7 @@ __all__ = ["Matching", "align_messages", "match_trajectories"]
 MessagePair = tuple[int | None, int | None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Matching:
     """A mode's verdict and the pairing behind it.
 

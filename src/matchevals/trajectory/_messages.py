@@ -71,6 +71,7 @@ _LC_CONSTRUCTOR_TYPES = {
     "ChatMessage": "chat",
     "ChatMessageChunk": "chat",
 }
+_NO_CALLS: tuple[ToolCall, ...] = ()
 _EXPECTED_MESSAGE = "expected a message: a dict with 'role' (or 'type'), or a LangChain message"
 
 
@@ -95,17 +96,20 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
     sources, calls_of = read.sources, read.message_calls
     for source, item in enumerate(items):
         if type(item) is dict:
-            raw = item.get("role")
+            raw: Any = item.get("role")
             if raw is None:
                 raw = item.get("type")  # a LangChain dict (a serialized envelope: slow path)
                 if "data" in item:  # LangChain's messages_to_dict form: slow path
                     _read_dict(item, read, source, memo)
                     continue
-            role = roles.get(raw) if type(raw) is str else None
+            try:
+                role = roles.get(raw)
+            except TypeError:  # unhashable: the slow path says what it is
+                role = None
             if role is None:
                 _read_dict(item, read, source, memo)
                 continue
-            tool_calls = item.get("tool_calls")
+            tool_calls, calls = item.get("tool_calls"), _NO_CALLS
             if role == "assistant":
                 if (
                     type(item.get("content")) is list  # content blocks may hold calls
@@ -116,18 +120,14 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
                     continue
                 if tool_calls:
                     calls = calls_from_field(tool_calls, base, source, len(all_roles), memo)
-                    all_roles.append(role)
-                    calls_of.append(calls)
-                    sources.append(source)
                     all_calls.extend(calls)
-                    continue
             elif tool_calls or (role == "user" and type(item.get("content")) is list):
                 _read_dict(item, read, source, memo)  # tool results; or refuses the calls
                 continue
             all_roles.append(role)
-            calls_of.append(())
+            calls_of.append(calls)
             sources.append(source)
-        elif type(item) is dict or isinstance(item, Mapping):
+        elif isinstance(item, Mapping):
             _read_dict(item, read, source, memo)
         elif _is_langchain_message(item):
             _read_object(item, read, source, memo)

@@ -101,15 +101,12 @@ def _pair_same_text(
     Buckets are keyed by the text alone (a string caches its hash) and hold the calls of any
     tool; a bucket is searched for the first call of the same tool.
     """
-    reflexive: dict[str, bool] = {}
     waiting: dict[str, list[int]] = {}
     reference_rest = []
+    mixed = not rules.all_reflexive  # some tools' rules are not reflexive: ask per call
     for j, call in enumerate(references):
-        name, text = call.name, call.text
-        usable = reflexive.get(name)
-        if usable is None:
-            usable = reflexive[name] = rules.rule_for(name).reflexive
-        if text is None or not usable:
+        text = call.text
+        if text is None or (mixed and not rules.rule_for(call.name).reflexive):
             reference_rest.append(j)
             continue
         bucket = waiting.get(text)
@@ -125,6 +122,11 @@ def _pair_same_text(
         bucket = waiting.get(text) if text is not None else None
         if bucket:
             name = call.name
+            j = bucket[0]
+            if references[j].name == name:  # the usual case: one tool per text
+                pairs.append((i, j))
+                del bucket[0]
+                continue
             for place, j in enumerate(bucket):
                 if references[j].name == name:
                     pairs.append((i, j))

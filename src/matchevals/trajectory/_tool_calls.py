@@ -59,6 +59,10 @@ def calls_from_field(
                 name, arguments = function.get("name"), function.get("arguments")
                 if type(name) is str and name and type(arguments) is str:
                     args = memo.get(arguments)
+                    if args is None:
+                        args = _object_or_none(arguments)
+                        if args is not None:
+                            memo[arguments] = args
                     if args is not None:
                         place = (base, source, "tool_calls", position)
                         calls.append(ToolCall(name, args, arguments, message, place))
@@ -195,6 +199,16 @@ def _args(
     raise TypeError(
         f"{_at(place)}{field} is {a_type(value)}; expected the arguments: a JSON object or string"
     )
+
+
+def _object_or_none(text: str) -> dict[str, Any] | None:
+    """The JSON object a text holds exactly (no whitespace around it), else None: the
+    common case read fast; :func:`_args` reads (or refuses) everything else."""
+    try:
+        value, end = _scan(text, 0)
+    except (StopIteration, json.JSONDecodeError):
+        return None
+    return value if end == len(text) and type(value) is dict else None
 
 
 def _parse(text: str, place: tuple[str, int, str, int], field: str) -> Any:

@@ -8,7 +8,7 @@ these plain values. Locations (``outputs[3].tool_calls[1]``) are kept for explan
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 __all__ = [
@@ -85,7 +85,6 @@ class Message:
         return f"{base}[{source}]" if block is None else f"{base}[{source}].content[{block}]"
 
 
-@dataclass(slots=True, eq=False)
 class Trajectory(Sequence[Message]):
     """One side, read: per message its role, its calls and where it came from (columns, filled
     by appending while reading), and every tool call in order.
@@ -93,12 +92,15 @@ class Trajectory(Sequence[Message]):
     Indexing and iteration give :class:`Message` views. Treat every list as read-only.
     """
 
-    base: str  # "outputs", or "outputs.messages" when the messages came in a dict
-    roles: list[str] = field(default_factory=list)
-    message_calls: list[tuple[ToolCall, ...]] = field(default_factory=list)
-    sources: list[int] = field(default_factory=list)  # the input message of each message
-    blocks: dict[int, int] = field(default_factory=dict)  # message -> its content block, if one
-    calls: list[ToolCall] = field(default_factory=list)
+    __slots__ = ("base", "roles", "message_calls", "sources", "blocks", "calls")
+
+    def __init__(self, base: str) -> None:
+        self.base = base  # "outputs", or "outputs.messages" when the messages came in a dict
+        self.roles: list[str] = []
+        self.message_calls: list[tuple[ToolCall, ...]] = []
+        self.sources: list[int] = []  # the input message of each message
+        self.blocks: dict[int, int] = {}  # message -> its content block, if one
+        self.calls: list[ToolCall] = []
 
     def add(self, role: str, calls: tuple[ToolCall, ...], source: int) -> None:
         """Append one message (its calls are already numbered with its index)."""
