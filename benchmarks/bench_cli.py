@@ -13,9 +13,11 @@ Each command runs as the only child of a fresh measuring process, so its time, i
 its peak memory (the largest RSS of it and its worker processes, ``RUSAGE_CHILDREN``) are its
 own; runs are interleaved and repeated, and the table shows the median with the range. The
 outputs of 1 worker, 2 workers and Ray are checked to be byte-identical, and the CLI's results
-to equal the bare loop's; Ray's fixed cost (starting a local Ray and its actors, then stopping
-it) is the row that scores a single pair. ``--gigabyte`` also scores a ~1 GB pair of files by
-position with 2 workers and prints the peak memory (several minutes).
+to equal the bare loop's; two bare loops run at once show how far two processes can scale on
+this machine at all (cores sharing caches and memory bandwidth slow each other down); Ray's
+fixed cost (starting a local Ray and its actors, then stopping it) is the row that scores a
+single pair. ``--gigabyte`` also scores a ~1 GB pair of files by position with 2 workers and
+prints the peak memory (several minutes).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +161,20 @@ def reading_cpu(command: list[str]) -> float:
     return float(done.stderr.split()[-1])
 
 
+def two_at_once(commands: list[list[str]], repeat: int) -> float:
+    """The median wall time of ``commands`` (two) started together: on a machine whose
+    cores share caches and memory bandwidth (or a VM's), two processes do not run at one's speed,
+    and this says how far two workers could scale at best."""
+    walls = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        copies = [subprocess.Popen(command, stdout=subprocess.DEVNULL) for command in commands]
+        if any(copy.wait() != 0 for copy in copies):
+            raise SystemExit(f"failed: {' '.join(commands[0])}")
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
+
+
 def cli(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "matchevals.cli", *map(str, args)]
 
@@ -267,6 +284,14 @@ def main() -> None:
         title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
         runs = run_suite(title, configs, options.repeat)
         check_identical(target, folder / "bare.jsonl")
+        bare_wall = statistics.median(wall for wall, _, _ in runs["bare loop"])
+        bare = configs["bare loop"][0][:-1]
+        copies = [[*bare, str(folder / f"bare{n}.jsonl")] for n in (2, 3)]
+        both = two_at_once(copies, options.repeat)
+        print(
+            f"two bare loops at once: {both:.2f} s, so two processes here reach at best "
+            f"{2 * bare_wall / both:.2f}x one (2.00x if they did not slow each other down)"
+        )
         one_cpu = statistics.median(c for _, c, _ in runs["cli --workers 1"])
         print(f"one worker: {options.examples / one_cpu:,.0f} examples per CPU-second")
         reader = reading_cpu(cli("json", out, ref, *common, "--workers", "2", "-o", target["w2"]))

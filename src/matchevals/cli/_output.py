@@ -41,6 +41,8 @@ class _Guarded:
     def write(self, text: str) -> int:
         try:
             return self._handle.write(text)
+        except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800"), or a narrow stdout
+            return self.write(_escaped(text, getattr(self._handle, "encoding", None) or "utf-8"))
         except BrokenPipeError:
             raise
         except OSError as error:
@@ -66,6 +68,12 @@ class _Guarded:
         return getattr(self._handle, name)
 
 
+def _escaped(text: str, encoding: str) -> str:
+    """``text`` with what ``encoding`` cannot write as backslash escapes: a lone surrogate
+    becomes ``\ud800``, which is what it is in JSON."""
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
 def discard_stdout() -> None:
     """Point stdout at devnull, so output still buffered cannot fail again at exit.
 
@@ -89,7 +97,7 @@ def destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
             raise
         return
     try:
-        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        handle = open(path, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
     except OSError as error:
         raise OutputOpenError(f"{path}: {error.strerror or error}") from None
     guarded = _Guarded(handle, path)

@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from matchevals.cli._read import Counts, Problem
 from matchevals.cli._tally import Tally
+from matchevals.cli._value_text import encode_value
 from matchevals.report._stats import is_superstep, verdict, why
 
 if TYPE_CHECKING:
@@ -175,22 +176,19 @@ def _scored_dict(item: Scored) -> dict[str, Any]:
     }
 
 
-def jsonl_line(item: Scored | Problem, values: tuple[Any, Any] | None = None) -> str:
-    """One line of ``--format jsonl`` for an example (with its ``outputs`` and
+def jsonl_line(item: Scored | Problem, values: tuple[str, str] | None = None) -> str:
+    """One line of ``--format jsonl`` for an example (with the JSON texts of its ``outputs`` and
     ``reference_outputs`` when known, so ``matchevals report`` can show them) or a problem."""
     if isinstance(item, Problem):
         record: dict[str, Any] = {"type": "invalid", "where": item.where, "message": item.message}
         if not item.counted:
             record["counted"] = False
-    else:
-        record = {"type": "example", **_scored_dict(item)}
-        if values is not None:
-            record["outputs"], record["reference_outputs"] = values
-    return _LINE_ENCODER.encode(record)
-
-
-# json.dumps(record, ensure_ascii=False, default=repr), without building an encoder per line
-_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=repr)
+        return encode_value(record)
+    line = encode_value({"type": "example", **_scored_dict(item)})
+    if values is None:
+        return line
+    outputs, references = values
+    return f'{line[:-1]}, "outputs": {outputs}, "reference_outputs": {references}}}'
 
 
 def render_json(summary: Summary, out: IO[str]) -> None:

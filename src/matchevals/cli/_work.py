@@ -23,6 +23,7 @@ from matchevals.cli._read import Chunk, Example, LineError, Problem, Side, decod
 from matchevals.cli._report import jsonl_line
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
+from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._examples import ReportExample
 from matchevals.report._model import row_of
 
@@ -67,7 +68,9 @@ class Batch:
 
 Row = tuple[int, Any, str, float, str]
 
-_Held = tuple[str, Any, Any, Any] | Problem  # (where, outputs, id, reference) or a problem
+# (where, outputs, id, reference, output line, reference line) or a problem; the lines are
+# kept for the report's values (``lines`` jobs), None where the value came otherwise
+_Held = tuple[str, Any, Any, Any, bytes | None, bytes | None] | Problem
 
 
 class ChunkWorker:
@@ -78,6 +81,8 @@ class ChunkWorker:
         self.evaluator = build_evaluator(job.kind, job.options)
         self._held: dict[int, list[_Held]] = {}
         self._worst: list[tuple[float, int, ReportExample]] = []  # --format html's details
+        self._reference_text = encode_value(job.reference) if job.pairing == "one" else ""
+        self._cut = ValueText(job.id_key)
 
     def ready(self) -> bool:
         """True once started (engines call it to wait for their workers)."""
@@ -120,10 +125,11 @@ class ChunkWorker:
             if isinstance(entry, Problem):
                 item = entry
             else:
-                where, outputs, ident, reference = entry
+                where, outputs, ident, reference, output_line, reference_line = entry
                 if decisions is not None:
                     decision = decisions[position]
                     reference = self._reference(decision, where)
+                    reference_line = decision if type(decision) is bytes else None
                 elif job.pairing == "one":
                     ident, reference = index, job.reference
                 if isinstance(reference, Problem):
@@ -138,7 +144,8 @@ class ChunkWorker:
                     lines.append(jsonl_line(item))
                 continue
             if job.lines:
-                lines.append(jsonl_line(item, (outputs, reference)))
+                texts = self._texts(outputs, reference, output_line, reference_line, item.id)
+                lines.append(jsonl_line(item, texts))
             if job.details is not None:
                 rows.append(row_of(item.index, item.id, item.where, item.score, item.results))
                 self._keep_detail(item, outputs, reference)
@@ -160,6 +167,27 @@ class ChunkWorker:
             heapq.heappush(self._worst, (*entry, example))
         else:
             heapq.heapreplace(self._worst, (*entry, example))
+
+    def _texts(
+        self,
+        outputs: Any,
+        reference: Any,
+        output_line: bytes | None,
+        reference_line: bytes | None,
+        ident: Any,
+    ) -> tuple[str, str]:
+        """The JSON texts of an example's two values: cut from their lines where exact."""
+        cut, output_text, reference_text = self._cut, None, None
+        if output_line is not None:
+            output_text = cut(output_line, ident)
+        if reference_line is not None:
+            reference_text = cut(reference_line, ident)
+        elif self.job.pairing == "one":
+            reference_text = self._reference_text
+        return (
+            encode_value(outputs) if output_text is None else output_text,
+            encode_value(reference) if reference_text is None else reference_text,
+        )
 
     def details(self) -> list[ReportExample]:
         """The worst examples this worker scored, with their values (``--format html``)."""
@@ -193,7 +221,7 @@ class ChunkWorker:
                 ids.append(None)
                 continue
             if key is None:
-                held.append((where, value, None, None))
+                held.append((where, value, None, None, line, None))
                 ids.append(position)
                 continue
             ident, why = id_of(value, key)
@@ -202,7 +230,7 @@ class ChunkWorker:
                 ids.append(None)
                 continue
             del value[key]
-            held.append((where, value, ident, None))
+            held.append((where, value, ident, None, line, None))
             ids.append(ident)
         return held, ids
 
@@ -229,7 +257,8 @@ class ChunkWorker:
             elif isinstance(output, Problem) or isinstance(reference, Problem):
                 held.append(_invalid_pair(output, reference, out_side, ref_side, position))
             else:
-                held.append((out_side.where(position), output, position, reference))
+                lines = outputs.lines[offset], references.lines[offset]
+                held.append((out_side.where(position), output, position, reference, *lines))
         return held
 
 

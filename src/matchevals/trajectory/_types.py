@@ -92,7 +92,7 @@ class Trajectory(Sequence[Message]):
     Indexing and iteration give :class:`Message` views. Treat every list as read-only.
     """
 
-    __slots__ = ("base", "roles", "message_calls", "sources", "blocks", "calls")
+    __slots__ = ("base", "blocks", "calls", "message_calls", "roles", "sources")
 
     def __init__(self, base: str) -> None:
         self.base = base  # "outputs", or "outputs.messages" when the messages came in a dict

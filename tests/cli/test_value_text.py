@@ -1,0 +1,132 @@
+"""The values of a JSONL report line, cut from the input lines: exact, or not cut at all."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchevals.cli._value_text import encode_value, value_text
+from tests.cli.helpers import no_traceback, run
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(alphabet=st.sampled_from('ai d"\\\u00e9\u2028\ud800'), max_size=6)
+)
+values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(["id", "i", "d", "x", "idx"]), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+idents = st.text(alphabet="ab-1é", min_size=1, max_size=4) | st.integers(-5, 10**20)
+
+
+def _line(fields: list[tuple[str, Any]], compact: bool, ascii_only: bool) -> bytes:
+    separators = (",", ":") if compact else (", ", ": ")
+    body = separators[0].join(
+        json.dumps(key, ensure_ascii=ascii_only)
+        + separators[1]
+        + json.dumps(value, ensure_ascii=ascii_only, separators=separators)
+        for key, value in fields
+    )
+    return ("{" + body + "}\n").encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    rest=st.dictionaries(st.sampled_from(["x", "i", "d", "id", "y"]), values, max_size=3),
+    ident=idents,
+    place=st.sampled_from(["first", "last", "middle"]),
+    compact=st.booleans(),
+    ascii_only=st.booleans(),
+    duplicate=st.booleans(),
+)
+def test_a_cut_text_is_the_value_without_its_id_or_nothing(
+    rest: dict[str, Any],
+    ident: Any,
+    place: str,
+    compact: bool,
+    ascii_only: bool,
+    duplicate: bool,
+) -> None:
+    rest.pop("id", None)
+    fields = list(rest.items())
+    at = {"first": 0, "last": len(fields), "middle": len(fields) // 2}[place]
+    fields.insert(at, ("id", ident))
+    if duplicate:  # a second id key: the parsed value keeps the last one
+        fields.insert(random.Random(str(fields)).randrange(len(fields) + 1), ("id", "other"))
+    line = _line(fields, compact, ascii_only)
+    value = json.loads(line)
+    parsed_ident = value.pop("id")
+    text = value_text(line, "id", parsed_ident)
+    if text is not None:
+        assert repr(json.loads(text)) == repr(value)
+    whole = value_text(line)
+    if whole is not None:
+        assert repr(json.loads(whole)) == repr(json.loads(line))
+
+
+def test_the_usual_lines_are_cut_and_the_rest_is_left_to_the_encoder() -> None:
+    assert value_text(b'{"id": "a", "x": 1}\n', "id", "a") == '{"x": 1}'
+    assert value_text(b'{"x":1,"id":"a"}\n', "id", "a") == '{"x":1}'
+    assert value_text(b'  {"x": [1, 2]}  \n') == '{"x": [1, 2]}'
+    refused = [
+        (b'{"x": 1, "id": "a", "y": 2}\n', "id", "a"),  # the id in the middle
+        (b'{"id": "a", "x": "id"}\n', "id", "a"),  # the key's text elsewhere: maybe a key
+        (b'{"id": "a", "\\u0069d": 2}\n', "id", "a"),  # an escaped second id
+        (b'{"id": "a"}\n', "id", "a"),  # nothing left around it
+        (b'{"id": 1.0, "x": 1}\n', "id", 1),  # not the id's own text
+        (b'{"id": "a",\r"x": 1}\r\n', "id", "a"),  # a carriage return
+        (b'\xef\xbb\xbf{"x": 1}\n', None, None),  # a byte-order mark
+        (b'{"x": "\xed\xa0\x80"}\n', None, None),  # a surrogate, read with surrogatepass
+        (b'{"a.b": 1, "x": 1}\n', "a.b", 1),  # a key beyond letters, digits, _ and -
+    ]
+    for line, key, ident in refused:
+        assert value_text(line, key, ident) is None, line
+    assert encode_value({"s": "\u00e9", "n": float("nan")}) == '{"s": "é", "n": NaN}'
+
+
+def test_report_lines_carry_the_input_lines_text_and_decode_to_the_scored_values(
+    tmp_path: Path,
+) -> None:
+    outputs, references = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
+    outputs.write_text('{"id":"b","v":{"k":[1,2.50]}}\n{"v": 3, "id": "a"}\n')
+    references.write_text('{"id": "a", "v": 3}\n{"v":{"k":[1,2.5]}, "note": "x", "id": "b"}\n')
+    report = tmp_path / "report.jsonl"
+    completed = run(
+        "json", outputs, references, "--id-key", "id", "--format", "jsonl", "-o", report
+    )
+    no_traceback(completed)
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert '"outputs": {"v":{"k":[1,2.50]}}, "reference_outputs": {"v":{"k":[1,2.5]}, ' in lines[0]
+    records = [json.loads(line) for line in lines if '"example"' in line]
+    assert [(r["outputs"], r["reference_outputs"]) for r in records] == [
+        ({"v": {"k": [1, 2.5]}}, {"v": {"k": [1, 2.5]}, "note": "x"}),
+        ({"v": 3}, {"v": 3}),
+    ]
+
+
+def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path) -> None:
+    outputs, references = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
+    outputs.write_bytes(b'{"a": "\\ud800"}\n{"a": "\xed\xa0\x80"}\n')
+    references.write_text('{"a": "x"}\n{"a": "x"}\n')
+    for target in ("-o", None):
+        report = tmp_path / "report.jsonl"
+        flags = ["-o", report] if target else []
+        completed = run("json", outputs, references, "--format", "jsonl", *flags)
+        no_traceback(completed)
+        assert completed.returncode == 0, completed.stderr
+        text = report.read_text(encoding="utf-8") if target else completed.stdout
+        examples = [json.loads(line) for line in text.splitlines() if '"example"' in line]
+        assert [example["outputs"] for example in examples] == [{"a": "\ud800"}] * 2
+        assert "\\ud800" in examples[0]["results"][0]["comment"].encode("unicode_escape").decode()
