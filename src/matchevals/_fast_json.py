@@ -1,4 +1,5 @@
-"""orjson where it reads exactly what ``json.loads`` reads (the ``fast`` extra).
+"""orjson where it reads exactly what ``json.loads`` reads (langsmith brings it on CPython;
+the ``fast`` extra asks for it elsewhere).
 
 :func:`exact_loads` is ``json.loads`` for JSON documents as bytes, read by orjson wherever
 orjson gives the same value, and by ``json.loads`` everywhere else. orjson reads integers beyond

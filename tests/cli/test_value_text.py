@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchevals.cli._value_text import encode_value, value_text
-from tests.cli.helpers import no_traceback, run
+from matchevals.cli._value_text import ValueText, encode_value
+from tests.cli.helpers import executable, no_traceback, run
 
 scalars = (
     st.none()
@@ -68,18 +70,18 @@ def test_a_cut_text_is_the_value_without_its_id_or_nothing(
     line = _line(fields, compact, ascii_only)
     value = json.loads(line)
     parsed_ident = value.pop("id")
-    text = value_text(line, "id", parsed_ident)
+    text = ValueText("id")(line, parsed_ident)
     if text is not None:
         assert repr(json.loads(text)) == repr(value)
-    whole = value_text(line)
+    whole = ValueText()(line)
     if whole is not None:
         assert repr(json.loads(whole)) == repr(json.loads(line))
 
 
 def test_the_usual_lines_are_cut_and_the_rest_is_left_to_the_encoder() -> None:
-    assert value_text(b'{"id": "a", "x": 1}\n', "id", "a") == '{"x": 1}'
-    assert value_text(b'{"x":1,"id":"a"}\n', "id", "a") == '{"x":1}'
-    assert value_text(b'  {"x": [1, 2]}  \n') == '{"x": [1, 2]}'
+    assert ValueText("id")(b'{"id": "a", "x": 1}\n', "a") == '{"x": 1}'
+    assert ValueText("id")(b'{"x":1,"id":"a"}\n', "a") == '{"x":1}'
+    assert ValueText()(b'  {"x": [1, 2]}  \n') == '{"x": [1, 2]}'
     refused = [
         (b'{"x": 1, "id": "a", "y": 2}\n', "id", "a"),  # the id in the middle
         (b'{"id": "a", "x": "id"}\n', "id", "a"),  # the key's text elsewhere: maybe a key
@@ -92,7 +94,7 @@ def test_the_usual_lines_are_cut_and_the_rest_is_left_to_the_encoder() -> None:
         (b'{"a.b": 1, "x": 1}\n', "a.b", 1),  # a key beyond letters, digits, _ and -
     ]
     for line, key, ident in refused:
-        assert value_text(line, key, ident) is None, line
+        assert ValueText(key)(line, ident) is None, line
     assert encode_value({"s": "\u00e9", "n": float("nan")}) == '{"s": "é", "n": NaN}'
 
 
@@ -130,3 +132,24 @@ def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path) -> None:
         examples = [json.loads(line) for line in text.splitlines() if '"example"' in line]
         assert [example["outputs"] for example in examples] == [{"a": "\ud800"}] * 2
         assert "\\ud800" in examples[0]["results"][0]["comment"].encode("unicode_escape").decode()
+
+
+def test_a_narrow_stdout_gets_json_escapes_that_decode_to_the_values(tmp_path: Path) -> None:
+    """With ``PYTHONIOENCODING=ascii`` what stdout cannot encode is written as JSON escapes
+    (``\\u00e9``, a surrogate pair beyond the BMP), so every line still decodes to its values."""
+    outputs, references = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
+    outputs.write_text('{"a": "café 😀"}\n', encoding="utf-8")
+    references.write_text('{"a": "café"}\n', encoding="utf-8")
+    env = {**os.environ, "LANGSMITH_TRACING": "false", "PYTHONIOENCODING": "ascii"}
+    completed = subprocess.run(
+        [executable(), "json", str(outputs), str(references), "--format", "jsonl"],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr.decode()
+    assert completed.stdout.isascii() and b"caf\\u00e9 \\ud83d\\ude00" in completed.stdout
+    (example,) = [
+        json.loads(line) for line in completed.stdout.splitlines() if b'"example"' in line
+    ]
+    assert (example["outputs"], example["reference_outputs"]) == ({"a": "café 😀"}, {"a": "café"})

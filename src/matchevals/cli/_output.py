@@ -6,6 +6,7 @@ Light on purpose: ``matchevals --help`` imports it.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import sys
@@ -42,7 +43,8 @@ class _Guarded:
         try:
             return self._handle.write(text)
         except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800"), or a narrow stdout
-            return self.write(_escaped(text, getattr(self._handle, "encoding", None) or "utf-8"))
+            encoding = getattr(self._handle, "encoding", None) or "utf-8"
+            return self.write(text.encode(encoding, JSON_ESCAPE).decode(encoding))
         except BrokenPipeError:
             raise
         except OSError as error:
@@ -68,10 +70,26 @@ class _Guarded:
         return getattr(self._handle, name)
 
 
-def _escaped(text: str, encoding: str) -> str:
-    """``text`` with what ``encoding`` cannot write as backslash escapes: a lone surrogate
-    becomes ``\ud800``, which is what it is in JSON."""
-    return text.encode(encoding, "backslashreplace").decode(encoding)
+JSON_ESCAPE = "matchevals.json_escape"
+"""The codec error handler writing what an encoding cannot as JSON escapes (``\\u00e9``; a
+lone surrogate as ``\\ud800``): inside a JSON string, exactly the character it replaces."""
+
+
+def _json_escapes(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    escapes = []
+    for char in error.object[error.start : error.end]:
+        code = ord(char)
+        if code > 0xFFFF:  # beyond the BMP: a UTF-16 surrogate pair, as JSON writes it
+            code -= 0x10000
+            escapes.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escapes.append(f"\\u{code:04x}")
+    return "".join(escapes), error.end
+
+
+codecs.register_error(JSON_ESCAPE, _json_escapes)
 
 
 def discard_stdout() -> None:
@@ -97,7 +115,7 @@ def destination(path: str | None) -> Iterator[tuple[IO[str], bool]]:
             raise
         return
     try:
-        handle = open(path, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+        handle = open(path, "w", encoding="utf-8", errors=JSON_ESCAPE)  # noqa: SIM115
     except OSError as error:
         raise OutputOpenError(f"{path}: {error.strerror or error}") from None
     guarded = _Guarded(handle, path)

@@ -8,11 +8,10 @@ mark, a carriage return, text that is not UTF-8, an id key elsewhere) is encoded
 value. Either way the text decodes to the value that was scored, and every engine cuts the same
 way, so reports stay byte-identical across ``--workers`` and ``--engine``.
 
->>> value_text(b'{"id": "a-1", "x": [1, 2]}\\n', "id", "a-1")
-'{"x": [1, 2]}'
->>> value_text(b'{"x":1,"id":7}\\n', "id", 7)
-'{"x":1}'
->>> value_text(b'{"x": 1, "id": 7, "y": 2}\\n', "id", 7) is None
+>>> cut = ValueText("id")
+>>> cut(b'{"id": "a-1", "x": [1, 2]}\\n', "a-1"), cut(b'{"x":1,"id":7}\\n', 7)
+('{"x": [1, 2]}', '{"x":1}')
+>>> cut(b'{"x": 1, "id": 7, "y": 2}\\n', 7) is None
 True
 """
 
@@ -21,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ValueText", "encode_value", "value_text"]
+__all__ = ["ValueText", "encode_value"]
 
 # json.dumps(value, ensure_ascii=False, default=repr), without building an encoder per value
 encode_value = json.JSONEncoder(ensure_ascii=False, default=repr).encode
@@ -72,8 +71,3 @@ class ValueText:
             return True
         lowered = text.lower()
         return not any(escape in lowered for escape in self._escapes)
-
-
-def value_text(line: bytes, key: str | None = None, ident: Any = None) -> str | None:
-    """``ValueText(key)(line, ident)``, for one line."""
-    return ValueText(key)(line, ident)

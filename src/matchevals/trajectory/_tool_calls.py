@@ -59,10 +59,12 @@ def calls_from_field(
                 name, arguments = function.get("name"), function.get("arguments")
                 if type(name) is str and name and type(arguments) is str:
                     args = memo.get(arguments)
-                    if args is None:
-                        args = _object_or_none(arguments)
-                        if args is not None:
+                    if args is None:  # first sight: read here when it is a bare object
+                        args = _scanned_whole(arguments)
+                        if type(args) is dict:
                             memo[arguments] = args
+                        else:
+                            args = None  # _read_call reads (or refuses) everything else
                     if args is not None:
                         place = (base, source, "tool_calls", position)
                         calls.append(ToolCall(name, args, arguments, message, place))
@@ -201,25 +203,23 @@ def _args(
     )
 
 
-def _object_or_none(text: str) -> dict[str, Any] | None:
-    """The JSON object a text holds exactly (no whitespace around it), else None: the
-    common case read fast; :func:`_args` reads (or refuses) everything else."""
+_NOT_WHOLE: Any = object()
+
+
+def _scanned_whole(text: str) -> Any:
+    """The value the decoder's scanner reads from all of ``text`` (at half ``decode()``'s
+    cost), or ``_NOT_WHOLE``: whitespace around the value, or an error."""
     try:
         value, end = _scan(text, 0)
     except (StopIteration, json.JSONDecodeError):
-        return None
-    return value if end == len(text) and type(value) is dict else None
+        return _NOT_WHOLE
+    return value if end == len(text) else _NOT_WHOLE
 
 
 def _parse(text: str, place: tuple[str, int, str, int], field: str) -> Any:
-    # The decoder's scanner takes a value starting at 0 at half decode()'s cost; a text it
-    # does not take whole (whitespace around the value, an error) goes through decode().
-    try:
-        value, end = _scan(text, 0)
-        if end == len(text):
-            return value
-    except (StopIteration, json.JSONDecodeError):
-        pass
+    value = _scanned_whole(text)
+    if value is not _NOT_WHOLE:
+        return value
     try:
         return _decode(text)
     except json.JSONDecodeError as error:
