@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from matchevals.cli._read import Example, LineError, Problem, decode
+from matchevals.cli._read import LineError, Problem, decode
 from matchevals.cli._report import Summary
 from matchevals.cli._run import Kind, Scored, score_example
 from matchevals.cli._tally import Tally
@@ -139,7 +139,7 @@ class _ScoreBatch:
             except LineError as error:
                 return Problem("", f"{column}: {error}")
         output, reference = values
-        return score_example(self.evaluator, Example(0, ident, "", output, reference))
+        return score_example(self.evaluator, 0, ident, "", output, reference)
 
 
 def score_dataset(
@@ -270,7 +270,11 @@ def _shifted(tally: Tally, offset: int, by_position: bool) -> Tally:
         return text
 
     tally.worst = [
-        (score, order - offset, replace(item, index=item.index + offset, where=where(item.where)))
+        (
+            score,
+            order - offset,
+            Scored(item.index + offset, item.id, where(item.where), item.score, item.results),
+        )
         for score, order, item in tally.worst
     ]
     tally.problems = [replace(problem, where=where(problem.where)) for problem in tally.problems]

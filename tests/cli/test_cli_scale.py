@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import matchevals
 from matchevals import _fast_json
 from matchevals.cli import main
 from matchevals.cli._engine import _can_fork
@@ -166,6 +167,41 @@ def test_a_command_imports_only_the_evaluator_it_uses(tmp_path: Path) -> None:
     assert report.startswith(
         "matchevals graph: 1 examples scored, 0 invalid, mean score 1 — passed\n"
     )
+
+
+def test_scoring_json_loads_no_page_graph_metadata_or_multiprocessing_code(
+    tmp_path: Path,
+) -> None:
+    """What one run of ``json`` with one worker costs to start: not the HTML page's modules,
+    graph_trajectory, ``importlib.metadata`` (read for ``--version`` only) or
+    multiprocessing (for ``--workers`` above 1 only)."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"id": 1, "a": 1}])
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{"id": 1, "a": 2}])
+    unwanted = [
+        "matchevals.graph_trajectory",
+        "matchevals.report._model",
+        "matchevals.report._html",
+        "importlib.metadata",
+        "multiprocessing",
+    ]
+    script = (
+        "import sys\n"
+        "from matchevals.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        f"print(code, [name for name in {unwanted!r} if name in sys.modules])\n"
+    )
+    flags = ["--id-key", "id", "--format", "jsonl", "-o", str(tmp_path / "r.jsonl")]
+    completed = subprocess.run(
+        [sys.executable, "-c", script, "json", str(out), str(ref), *flags],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.stdout.split(maxsplit=1) == ["0", "[]\n"], completed.stderr
+    version = subprocess.run(
+        [sys.executable, "-m", "matchevals.cli", "--version"], capture_output=True, text=True
+    )
+    assert version.stdout == f"matchevals {matchevals.__version__}\n", version.stderr
 
 
 def test_engine_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals.cli._jsonl_line import jsonl_line
+from matchevals.cli._run import Scored
 from matchevals.cli._value_text import ValueText, encode_value
 from tests.cli.helpers import executable, no_traceback, run
 
@@ -82,11 +84,12 @@ def test_the_usual_lines_are_cut_and_the_rest_is_left_to_the_encoder() -> None:
     assert ValueText("id")(b'{"id": "a", "x": 1}\n', "a") == '{"x": 1}'
     assert ValueText("id")(b'{"x":1,"id":"a"}\n', "a") == '{"x":1}'
     assert ValueText()(b'  {"x": [1, 2]}  \n') == '{"x": [1, 2]}'
+    assert ValueText("id")(b'{"id": "a"}\n', "a") == "{}"  # nothing left around it
+    assert ValueText("id")(b'{"id": "a","x":1}\n', "a") == '{"x":1}'  # spacing mixed
     refused = [
         (b'{"x": 1, "id": "a", "y": 2}\n', "id", "a"),  # the id in the middle
         (b'{"id": "a", "x": "id"}\n', "id", "a"),  # the key's text elsewhere: maybe a key
         (b'{"id": "a", "\\u0069d": 2}\n', "id", "a"),  # an escaped second id
-        (b'{"id": "a"}\n', "id", "a"),  # nothing left around it
         (b'{"id": 1.0, "x": 1}\n', "id", 1),  # not the id's own text
         (b'{"id": "a",\r"x": 1}\r\n', "id", "a"),  # a carriage return
         (b'\xef\xbb\xbf{"x": 1}\n', None, None),  # a byte-order mark
@@ -153,3 +156,35 @@ def test_a_narrow_stdout_gets_json_escapes_that_decode_to_the_values(tmp_path: P
         json.loads(line) for line in completed.stdout.splitlines() if b'"example"' in line
     ]
     assert (example["outputs"], example["reference_outputs"]) == ({"a": "café 😀"}, {"a": "café"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    index=st.integers(0, 10**12),
+    ident=st.one_of(
+        st.text(alphabet=st.sampled_from('a-1é"\\\u2028\ud800'), max_size=5),
+        st.integers(-(2**70), 2**70),
+        st.floats(),
+        st.booleans(),
+    ),
+    where=st.text(alphabet=st.sampled_from('o.jsonl:7é"\\\n'), max_size=12),
+    score=st.floats() | st.integers(0, 1),
+    results=st.lists(st.dictionaries(st.sampled_from(["key", "score"]), scalars), max_size=2),
+    values=st.none() | st.tuples(st.just('{"a": 1}'), st.just("[2]")),
+)
+def test_an_example_line_is_the_encoders_text_of_its_record(
+    index: int,
+    ident: Any,
+    where: str,
+    score: float,
+    results: list[dict[str, Any]],
+    values: tuple[str, str] | None,
+) -> None:
+    """The line written field by field is exactly ``encode_value`` of the record (the oracle),
+    with the values' texts spliced in before the closing brace."""
+    item = Scored(index, ident, where, score, results)
+    record = {"type": "example", "index": index, "id": ident, "where": where, "score": score}
+    expected = encode_value({**record, "results": results})
+    if values is not None:
+        expected = f'{expected[:-1]}, "outputs": {values[0]}, "reference_outputs": {values[1]}}}'
+    assert jsonl_line(item, values) == expected

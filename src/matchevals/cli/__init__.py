@@ -41,6 +41,7 @@ from matchevals.cli._output import (
     ReportError,
     discard_stdout,
 )
+from matchevals.cli._parser import Parser, Version, non_negative, positive, score_in_range
 
 if TYPE_CHECKING:
     from matchevals.cli._run import Kind
@@ -52,42 +53,6 @@ COMMANDS = ("json", "trajectory", "graph", "report", "demo")
 HTML_DETAILS = 1000  # matchevals.report.DEFAULT_DETAILS, not imported for --help (tested equal)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # exit 2 with a one-line message, as argparse does
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
-
-
-def _score_in_range(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text!r}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text!r}")
-    return value
-
-
 def _add_common(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reporting")
     said = _help.COMMON_HELP
@@ -97,13 +62,13 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--output", "-o", metavar="FILE", help=said["output"].render())
     group.add_argument(
         "--fail-under",
-        type=_score_in_range,
+        type=score_in_range,
         metavar="SCORE",
         help=said["fail_under"].render(),
     )
     group.add_argument("--worst", type=int, default=5, metavar="N", help=said["worst"].render("5"))
     group.add_argument("--skip-invalid", action="store_true", help=said["skip_invalid"].render())
-    group.add_argument("--workers", type=_positive, metavar="N", help=said["workers"].render("1"))
+    group.add_argument("--workers", type=positive, metavar="N", help=said["workers"].render("1"))
     group.add_argument(
         "--engine", choices=("local", "ray"), default="local", help=said["engine"].render("local")
     )
@@ -115,7 +80,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
     group.add_argument(
         "--html-details",
-        type=_non_negative,
+        type=non_negative,
         default=HTML_DETAILS,
         metavar="N",
         help=(text or _help.COMMON_HELP["html_details"]).render(str(HTML_DETAILS)),
@@ -164,19 +129,19 @@ _GRAPH_EXAMPLES = (
 
 def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
     """The parser; only ``command``'s flags are built (each comes from a factory signature)."""
-    from matchevals import __version__
-
-    parser = _Parser(
+    parser = Parser(
         prog="matchevals",
         description=_help.wrap(
             "Score JSON outputs, agent trajectories and LangGraph runs against references. "
             "Run 'matchevals COMMAND --help' for a command's options."
         ),
-        epilog=_help.epilog(examples=("matchevals demo", *_JSON_EXAMPLES[:1], _GRAPH_EXAMPLES[0])),
+        lazy_epilog=lambda: _help.epilog(
+            examples=("matchevals demo", *_JSON_EXAMPLES[:1], _GRAPH_EXAMPLES[0])
+        ),
         formatter_class=_help.Formatter,
     )
-    parser.add_argument("--version", action="version", version=f"matchevals {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument("--version", action=Version, help="show the version and exit")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     names: dict[str, list[str]] = {}
     _add_json(commands, command, names)
     _add_trajectory(commands, command, names)
@@ -199,9 +164,9 @@ def _add_json(commands: Any, command: str | None, names: dict[str, list[str]]) -
             "takes is a flag). Each file is .json (one example, or a list of examples) or .jsonl "
             "(one example per line); examples pair by position, or by --id-key."
         ),
-        epilog=_help.epilog(examples=_JSON_EXAMPLES, comparators=_builtin_comparators, globs=True)
-        if command == "json"
-        else None,
+        lazy_epilog=lambda: _help.epilog(
+            examples=_JSON_EXAMPLES, comparators=_builtin_comparators, globs=True
+        ),
         formatter_class=_help.Formatter,
     )
     if command == "json":
@@ -231,7 +196,7 @@ def _add_trajectory(commands: Any, command: str | None, names: dict[str, list[st
             'a list of messages (OpenAI or LangChain dicts) or {"messages": [...]}. Each file is '
             ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them)."
         ),
-        epilog=_help.epilog(examples=_TRAJECTORY_EXAMPLES) if command == "trajectory" else None,
+        lazy_epilog=lambda: _help.epilog(examples=_TRAJECTORY_EXAMPLES),
         formatter_class=_help.Formatter,
     )
     if command == "trajectory":
@@ -261,7 +226,7 @@ def _add_graph(commands: Any, command: str | None, names: dict[str, list[str]]) 
             'list of node names (unordered), {"steps": [...], "match_mode": "exact", '
             '"optional": true}, or {"repeat": [...], "min": 1, "max": null}.'
         ),
-        epilog=_help.epilog(examples=_GRAPH_EXAMPLES) if command == "graph" else None,
+        lazy_epilog=lambda: _help.epilog(examples=_GRAPH_EXAMPLES),
         formatter_class=_help.Formatter,
     )
     if command == "graph":
@@ -286,15 +251,17 @@ def _add_report(commands: Any, command: str | None) -> None:
             "Write the HTML report of RESULTS, a run saved with --format jsonl (its example "
             "lines carry the values, so the page shows them side by side)."
         ),
-        epilog=_help.epilog(
-            examples=(
-                "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
-                "matchevals report run.jsonl -o report.html",
-            ),
-            exit_status=False,
-        )
-        + "\n\nexit status:\n  0  the report was written\n  2  RESULTS is missing or not a "
-        "saved run, or FILE cannot be written",
+        lazy_epilog=lambda: (
+            _help.epilog(
+                examples=(
+                    "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
+                    "matchevals report run.jsonl -o report.html",
+                ),
+                exit_status=False,
+            )
+            + "\n\nexit status:\n  0  the report was written\n  2  RESULTS is missing or not a "
+            "saved run, or FILE cannot be written"
+        ),
         formatter_class=_help.Formatter,
     )
     if command == "report":

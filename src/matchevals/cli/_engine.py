@@ -1,7 +1,8 @@
 """Where chunks are scored (this process, worker processes, Ray actors) and the reading loop.
 
-The reading process only moves bytes: it reads chunks of raw lines, sends them to workers
-(chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
+The reading process mostly moves bytes (pairing by id, it reads most reference ids from the
+lines' text, see :mod:`matchevals.cli._pairing`): it reads chunks of raw lines, sends them to
+workers (chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
 :mod:`matchevals.cli._work`), numbers the pairs from the workers' short answers, and yields
 the workers' batches (rendered JSONL lines and a tally) in input order. Whatever the engine,
 the batches are the same, so the report is byte-identical.
@@ -22,7 +23,6 @@ the batches are the same, so the report is byte-identical.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import queue
 import signal
 import threading
@@ -31,11 +31,12 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._pairing import ReferenceIndex
-from matchevals.cli._read import Chunk, Counts, Reader
-from matchevals.cli._report import jsonl_line
+from matchevals.cli._read import Chunk, Counts, Problem, Reader
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
+from matchevals.cli._value_text import UNREAD, ValueText
 from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
 
 __all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
@@ -142,6 +143,8 @@ class Processes:
     start at once, with everything imported), else spawned."""
 
     def __init__(self, job: Job, size: int) -> None:
+        import multiprocessing  # here: a run with one worker never needs it
+
         self.size = size
         context = (
             multiprocessing.get_context("fork")
@@ -210,6 +213,8 @@ class Processes:
 
 def _can_fork() -> bool:
     """Fork is safe (and starts workers at once) only on POSIX with no other thread running."""
+    import multiprocessing
+
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
@@ -226,7 +231,8 @@ def run_job(
         yield _index_references(job, engine, references, index, counts)
     yield from _score_outputs(job, engine, outputs, references, index, counts)
     if index is not None:
-        yield _from_reader(job, index.orphans())
+        assert references is not None
+        yield _from_reader(job, index.orphans(references.fetch))
     if job.details:
         asked = [engine.submit(worker, "details") for worker in range(engine.size)]
         kept = [example for answer in asked for example in answer.result()]
@@ -245,21 +251,35 @@ def _from_reader(job: Job, problems: list[Any]) -> Batch:
 def _index_references(
     job: Job, engine: Engine, references: Reader, index: ReferenceIndex, counts: Counts
 ) -> Batch:
-    problems = []
-    pending: deque[tuple[Chunk, Pending]] = deque()
+    """Index the references: ids read from the lines' text here, the other lines parsed by
+    the workers (only those lines are sent); the problems in file order."""
+    problems: list[tuple[int, Problem]] = []
+    pending: deque[tuple[Chunk, list[Any], list[tuple[int, bytes]], Pending | None]] = deque()
+    read_id = ValueText(job.id_key).read_id
     number, limit = 0, 2 * engine.size
     while True:
         chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
         if chunk.lines:
-            pending.append((chunk, engine.submit(number % engine.size, "index", chunk)))
+            ids = [read_id(line) for line in chunk.lines]
+            unread = [
+                (chunk.first + i, line) for i, line in enumerate(chunk.lines) if ids[i] is UNREAD
+            ]
+            answer = engine.submit(number % engine.size, "index", unread) if unread else None
+            pending.append((chunk, ids, unread, answer))
             number += 1
         while pending and (len(pending) >= limit or not chunk.lines):
-            done, answer = pending.popleft()
-            problems += index.add(done, answer.result())
+            done, ids, unread, answer = pending.popleft()
+            parsed = set()
+            if answer is not None:
+                for (position, _), ident in zip(unread, answer.result(), strict=True):
+                    ids[position - done.first] = ident
+                    parsed.add(position - done.first)
+            problems += index.add(done, ids, parsed, references.fetch)
         if not chunk.lines:
             break
     counts.references = references.read_so_far
-    return _from_reader(job, problems)
+    problems.sort(key=lambda found: found[0])
+    return _from_reader(job, [problem for _, problem in problems])
 
 
 def _score_outputs(

@@ -33,7 +33,6 @@ from matchevals._values import describe_type
 __all__ = [
     "Chunk",
     "Counts",
-    "Example",
     "InputError",
     "LineError",
     "Problem",
@@ -69,17 +68,6 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
-class Example:
-    """A pair ready to score. ``index`` is its position among the paired examples."""
-
-    index: int
-    id: Any
-    where: str
-    outputs: Any
-    reference: Any
 
 
 @dataclass(slots=True)

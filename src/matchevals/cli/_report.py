@@ -15,7 +15,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from matchevals.cli._read import Counts, Problem
 from matchevals.cli._tally import Tally
-from matchevals.cli._value_text import encode_value
 from matchevals.report._stats import is_superstep, verdict, why
 
 if TYPE_CHECKING:
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Gates",
     "Summary",
-    "jsonl_line",
     "render_json",
     "render_jsonl_summary",
     "render_markdown",
@@ -174,21 +172,6 @@ def _scored_dict(item: Scored) -> dict[str, Any]:
         "score": item.score,
         "results": item.results,
     }
-
-
-def jsonl_line(item: Scored | Problem, values: tuple[str, str] | None = None) -> str:
-    """One line of ``--format jsonl`` for an example (with the JSON texts of its ``outputs`` and
-    ``reference_outputs`` when known, so ``matchevals report`` can show them) or a problem."""
-    if isinstance(item, Problem):
-        record: dict[str, Any] = {"type": "invalid", "where": item.where, "message": item.message}
-        if not item.counted:
-            record["counted"] = False
-        return encode_value(record)
-    line = encode_value({"type": "example", **_scored_dict(item)})
-    if values is None:
-        return line
-    outputs, references = values
-    return f'{line[:-1]}, "outputs": {outputs}, "reference_outputs": {references}}}'
 
 
 def render_json(summary: Summary, out: IO[str]) -> None:

@@ -10,7 +10,8 @@ the process that reads the files never parses anything:
    output's reference line, or the problem that replaces it), scores the examples and answers
    with the report's JSONL lines already rendered and a :class:`~matchevals.cli._tally.Tally`.
 
-:meth:`ChunkWorker.index` reads the reference ids of a chunk for pairing by id.
+:meth:`ChunkWorker.index` parses the reference lines whose ids the reader could not read from
+their text, for pairing by id.
 """
 
 from __future__ import annotations
@@ -19,20 +20,19 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from matchevals.cli._read import Chunk, Example, LineError, Problem, Side, decode, id_of
-from matchevals.cli._report import jsonl_line
+from matchevals.cli._jsonl_line import jsonl_line
+from matchevals.cli._read import Chunk, LineError, Problem, Side, decode, id_of
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
 from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._examples import ReportExample
-from matchevals.report._model import row_of
 
 __all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
 
 Pairing = Literal["position", "id", "one"]
 # By id, the fate of each output line: None (the worker's own problem with it), a Problem the
-# reader found (no such reference, a duplicate), or the reference's raw line.
-Decision: TypeAlias = "Problem | bytes | None"
+# reader found (no such reference, a duplicate), or the reference's position and raw line.
+Decision: TypeAlias = "Problem | tuple[int, bytes] | None"
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,11 @@ class ChunkWorker:
         """True once started (engines call it to wait for their workers)."""
         return True
 
-    def index(self, chunk: Chunk) -> list[Any]:
-        """Each reference line's id, or the Problem that it has none."""
+    def index(self, lines: list[tuple[int, bytes]]) -> list[Any]:
+        """Each ``(position, line)``'s id, or the Problem that it has none."""
         key, side, found = self.job.id_key, self.job.references, []
         assert key is not None
-        for position, line in enumerate(chunk.lines, chunk.first):
+        for position, line in lines:
             try:
                 ident, why = id_of(decode(line), key)
             except LineError as error:
@@ -116,6 +116,8 @@ class ChunkWorker:
         """Score chunk ``number``, its examples numbered from ``first``."""
         held = self._held.pop(number)
         job, evaluator = self.job, self.evaluator
+        if job.details is not None:  # the page's code, loaded only for it
+            from matchevals.report._model import row_of
         tally = Tally(job.kind, job.worst)
         lines: list[str] = []
         rows: list[Row] = []
@@ -128,15 +130,14 @@ class ChunkWorker:
                 where, outputs, ident, reference, output_line, reference_line = entry
                 if decisions is not None:
                     decision = decisions[position]
-                    reference = self._reference(decision, where)
-                    reference_line = decision if type(decision) is bytes else None
+                    reference = self._reference(decision, where, ident)
+                    reference_line = decision[1] if type(decision) is tuple else None
                 elif job.pairing == "one":
                     ident, reference = index, job.reference
                 if isinstance(reference, Problem):
                     item = reference
                 else:
-                    example = Example(index, ident, where, outputs, reference)
-                    item = score_example(evaluator, example)
+                    item = score_example(evaluator, index, ident, where, outputs, reference)
                     index += 1
             tally.add(item)
             if isinstance(item, Problem):
@@ -194,18 +195,19 @@ class ChunkWorker:
         kept, self._worst = self._worst, []
         return [example for *_, example in kept]
 
-    def _reference(self, decision: Decision, where: str) -> Any:
+    def _reference(self, decision: Decision, where: str, ident: Any) -> Any:
         """The reference a decision names (its id key removed), or the problem it is."""
         if isinstance(decision, Problem):
             return decision
         assert decision is not None, "pairing by id decides every output with an id"
+        position, line = decision
         try:
-            value = decode(decision)
-        except LineError:
-            value = None
-        if not isinstance(value, dict):
+            value = decode(line)
+        except LineError as error:  # its id was read from its text: it is not JSON after all
+            at = self.job.references.where(position)
+            return Problem(at, f"{error} (so {where} is not scored)")
+        if type(value) is not dict or value.pop(self.job.id_key, _ABSENT) != ident:
             return Problem(where, "its reference line changed while it was being read")
-        value.pop(self.job.id_key, None)
         return value
 
     def _outputs(self, chunk: Chunk) -> tuple[list[_Held], list[Any]]:

@@ -20,10 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from matchevals.report._examples import examples_from
-from matchevals.report._html import render_page
-from matchevals.report._model import DEFAULT_DETAILS, ReportBuilder
-from matchevals.report._stats import verdict
+from matchevals.report._examples import DEFAULT_DETAILS
 
 __all__ = ["DEFAULT_DETAILS", "render_html_report", "write_html_report"]
 
@@ -47,6 +44,13 @@ def render_html_report(
     ``fail_under`` adds the verdict a ``--fail-under`` gate would give; a pass mark the results
     carry (graph ``threshold=``) is a gate too, as ``--threshold`` is on the command line.
     """
+    # imported here, so that the command line's scoring, which needs only a few of this
+    # package's modules, does not load the page's (and graph_trajectory's) code
+    from matchevals.report._examples import examples_from
+    from matchevals.report._html import render_page
+    from matchevals.report._model import ReportBuilder
+    from matchevals.report._stats import verdict
+
     if isinstance(details, bool) or not isinstance(details, int) or details < 0:
         raise ValueError(f"details must be a whole number >= 0; got {details!r}")
     if fail_under is not None and not 0 <= fail_under <= 1:

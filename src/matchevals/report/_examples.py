@@ -12,7 +12,10 @@ from typing import Any
 from matchevals._values import describe_type
 from matchevals.report._stats import example_score
 
-__all__ = ["NOT_GIVEN", "ReportExample", "example_from", "examples_from"]
+__all__ = ["DEFAULT_DETAILS", "NOT_GIVEN", "ReportExample", "example_from", "examples_from"]
+
+DEFAULT_DETAILS = 1000
+"""How many of the lowest-scoring examples a report shows in full, unless told."""
 
 
 class _NotGiven:

@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._explain_graph import trajectory_rows
-from matchevals.report._examples import NOT_GIVEN, ReportExample
+from matchevals.report._examples import DEFAULT_DETAILS, NOT_GIVEN, ReportExample
 from matchevals.report._locate import locate_differences, locate_divergences
 from matchevals.report._stats import RunStats, is_superstep, why
 
 __all__ = ["DEFAULT_DETAILS", "ReportBuilder", "row_of"]
 
-DEFAULT_DETAILS = 1000
 VALUES_LIMIT = 100_000
 VALUES_BUDGET = 20_000_000
 WHY_LIMIT = 240

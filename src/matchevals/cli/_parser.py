@@ -1,0 +1,79 @@
+"""argparse's pieces the command line is built of: a parser that errs in one line and writes
+its epilog only for help, ``--version`` read only when asked, and the types of numeric flags.
+
+>>> positive("3"), score_in_range("0.5")
+(3, 0.5)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from matchevals.cli._output import EXIT_INVALID
+
+__all__ = ["Parser", "Version", "non_negative", "positive", "score_in_range"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, exiting with one line on error; its epilog is written only when
+    help is asked for (``lazy_epilog``), since building it costs more than parsing."""
+
+    def __init__(self, *args: Any, lazy_epilog: Callable[[], str] | None = None, **kw: Any):
+        super().__init__(*args, **kw)
+        self.lazy_epilog = lazy_epilog
+
+    def format_help(self) -> str:
+        if self.lazy_epilog is not None:
+            self.epilog, self.lazy_epilog = self.lazy_epilog(), None
+        return super().format_help()
+
+    def error(self, message: str) -> Any:  # exit 2 with a one-line message, as argparse does
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+
+class Version(argparse.Action):
+    """``--version``: the installed version, read from the package's metadata only when asked
+    (``importlib.metadata`` alone costs more than parsing a command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from matchevals import __version__
+
+        print(f"matchevals {__version__}")
+        parser.exit()
+
+
+def score_in_range(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text}")
+    return value
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text!r}")
+    return value
+
+
+def non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text!r}")
+    return value
