@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchevals.cli import main
+from matchevals.cli._pairing import _pack, _unpack
 from matchevals.cli._value_text import UNREAD, ValueText
 from tests.cli.helpers import no_traceback, run
 from tests.cli.test_value_text import _line
@@ -188,3 +189,16 @@ def test_pairs_are_those_parsing_every_line_gives(tmp_path: Path) -> None:
             and line["message"].startswith("not valid JSON")
         )
         assert reported == sorted(broken), trial
+
+
+@given(
+    position=st.integers(0, 2**40),
+    offset=st.integers(0, 2**40 - 1),
+    length=st.integers(0, 2**40 - 1),
+    parsed=st.booleans(),
+)
+def test_an_index_entry_gives_back_what_was_packed_used_or_not(
+    position: int, offset: int, length: int, parsed: bool
+) -> None:
+    packed = _pack(position, offset, length, parsed)
+    assert _unpack(packed) == _unpack(~packed) == (position, offset, length, parsed)

@@ -1,8 +1,7 @@
 """Where chunks are scored (this process, worker processes, Ray actors) and the reading loop.
 
-The reading process mostly moves bytes (pairing by id, it reads most reference ids from the
-lines' text, see :mod:`matchevals.cli._pairing`): it reads chunks of raw lines, sends them to
-workers (chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
+The reading process only moves bytes: it reads chunks of raw lines, sends them to workers
+(chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
 :mod:`matchevals.cli._work`), numbers the pairs from the workers' short answers, and yields
 the workers' batches (rendered JSONL lines and a tally) in input order. Whatever the engine,
 the batches are the same, so the report is byte-identical.
@@ -36,7 +35,6 @@ from matchevals.cli._pairing import ReferenceIndex
 from matchevals.cli._read import Chunk, Counts, Problem, Reader
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
-from matchevals.cli._value_text import UNREAD, ValueText
 from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
 
 __all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
@@ -251,29 +249,18 @@ def _from_reader(job: Job, problems: list[Any]) -> Batch:
 def _index_references(
     job: Job, engine: Engine, references: Reader, index: ReferenceIndex, counts: Counts
 ) -> Batch:
-    """Index the references: ids read from the lines' text here, the other lines parsed by
-    the workers (only those lines are sent); the problems in file order."""
+    """Index the references (their ids read by the workers); the problems in file order."""
     problems: list[tuple[int, Problem]] = []
-    pending: deque[tuple[Chunk, list[Any], list[tuple[int, bytes]], Pending | None]] = deque()
-    read_id = ValueText(job.id_key).read_id
+    pending: deque[tuple[Chunk, Pending]] = deque()
     number, limit = 0, 2 * engine.size
     while True:
         chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
         if chunk.lines:
-            ids = [read_id(line) for line in chunk.lines]
-            unread = [
-                (chunk.first + i, line) for i, line in enumerate(chunk.lines) if ids[i] is UNREAD
-            ]
-            answer = engine.submit(number % engine.size, "index", unread) if unread else None
-            pending.append((chunk, ids, unread, answer))
+            pending.append((chunk, engine.submit(number % engine.size, "index", chunk)))
             number += 1
         while pending and (len(pending) >= limit or not chunk.lines):
-            done, ids, unread, answer = pending.popleft()
-            parsed = set()
-            if answer is not None:
-                for (position, _), ident in zip(unread, answer.result(), strict=True):
-                    ids[position - done.first] = ident
-                    parsed.add(position - done.first)
+            done, answer = pending.popleft()
+            ids, parsed = answer.result()
             problems += index.add(done, ids, parsed, references.fetch)
         if not chunk.lines:
             break

@@ -1,15 +1,15 @@
 """Pairing by id in the reading process, from ids alone: the reference index and its verdicts.
 
-The references are indexed first. Most ids are read from the lines' text by the reading
-process itself (:meth:`~matchevals.cli._value_text.ValueText.read_id`: the id key first, a
-plain string or integer); the other lines go to the workers, which parse them and send back
-only their ids. The index keeps, per id, where its line is (position, byte offset, length and
-whether the line was parsed) packed in one integer, never the reference itself. So memory
-grows with the number of ids (about 150 bytes each), not with the size of the examples, and
-neither file is ever held whole in any process. Then, for each chunk of outputs, the workers
-send back the outputs' ids; the index decides each output's fate in file order (its reference
-line, read again from disk by byte offset and sent to the worker that holds the output, which
-parses it; or the problem: no such reference, a duplicate), and numbers the pairs.
+The references are indexed first: the workers read the ids of the reference lines (from the
+text where that is exact, :meth:`~matchevals.cli._value_text.ValueText.read_id`, else by
+parsing the line) and send back only the ids. The index keeps, per id, where its line is
+(position, byte offset, length and whether the line was parsed) packed in one integer, never
+the reference itself. So memory grows with the number of ids (about 150 bytes each), not with
+the size of the examples, and neither file is ever held whole in any process. Then, for each
+chunk of outputs, the workers send back the outputs' ids; the index decides each output's fate
+in file order (its reference line, read again from disk by byte offset and sent to the worker
+that holds the output, which parses it; or the problem: no such reference, a duplicate), and
+numbers the pairs.
 
 A reference line whose id was read from its text is parsed when it is used, so one that is not
 JSON after all is reported then, in the place of the output it would have been scored with
@@ -25,7 +25,7 @@ as those unreadable lines could be its partners.
 >>> def fetch(offset, length):
 ...     return lines[offset]
 >>> index = ReferenceIndex("id", Side("ref.jsonl"))
->>> index.add(Chunk(0, list(lines.values()), list(lines)), [1, 1], set(), fetch)
+>>> index.add(Chunk(0, list(lines.values()), list(lines)), [1, 1], [], fetch)
 [(1, Problem(where='ref.jsonl:2', message='duplicate id 1 (first at ref.jsonl:1)', counted=True))]
 >>> index.decide([1, 2, None, 1], Side("out.jsonl"), 0, lambda offset, length: b"line")
 ([(0, b'line'), Problem(where='out.jsonl:2', message='no reference with id 2', counted=True), \
@@ -36,7 +36,7 @@ None, Problem(where='out.jsonl:4', message='duplicate id 1 in the outputs', coun
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from matchevals.cli._read import Chunk, LineError, Problem, Side, decode
@@ -44,7 +44,10 @@ from matchevals.cli._work import Decision
 
 __all__ = ["ReferenceIndex"]
 
-_FIELD = 1 << 40  # offsets and lengths up to 1 TiB
+# an index entry: position << 81 | byte offset << 41 | length << 1 | parsed (offsets and
+# lengths up to 1 TiB); ~entry once an output has used it
+_BITS = 40
+_MASK = (1 << _BITS) - 1
 
 Fetch = Callable[[int, int], bytes]
 
@@ -73,13 +76,13 @@ class ReferenceIndex:
         self._unreadable_outputs = _Unreadable()
 
     def add(
-        self, chunk: Chunk, ids: list[Any], parsed: set[int], fetch: Fetch
+        self, chunk: Chunk, ids: list[Any], parsed: Collection[int], fetch: Fetch
     ) -> list[tuple[int, Problem]]:
         """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem; the
         lines at ``parsed`` were parsed, the others' ids read from their text); the problems
         found, each with the position of the line it is about."""
         problems: list[tuple[int, Problem]] = []
-        index, first = self._where, chunk.first
+        index, first, parsed = self._where, chunk.first, set(parsed)
         for i, (line, offset, ident) in enumerate(
             zip(chunk.lines, chunk.offsets, ids, strict=True)
         ):
@@ -131,8 +134,8 @@ class ReferenceIndex:
                 decisions.append(Problem(where, f"duplicate {key} {ident!r} in the outputs"))
             else:
                 index[ident] = ~packed
-                line_at, offset, length, _ = _unpack(packed)
-                decisions.append((line_at, fetch(offset, length)))
+                line = fetch((packed >> 1 + _BITS) & _MASK, (packed >> 1) & _MASK)
+                decisions.append((packed >> 1 + 2 * _BITS, line))
                 pairs += 1
         return decisions, pairs
 
@@ -164,13 +167,15 @@ def _not_json(line: bytes) -> str | None:
 
 
 def _pack(position: int, offset: int, length: int, parsed: bool) -> int:
-    return ((position * _FIELD + offset) * _FIELD + length) * 2 + parsed
+    return (((position << _BITS | offset) << _BITS | length) << 1) | parsed
 
 
 def _unpack(packed: int) -> tuple[int, int, int, bool]:
     if packed < 0:
         packed = ~packed
-    packed, parsed = divmod(packed, 2)
-    rest, length = divmod(packed, _FIELD)
-    position, offset = divmod(rest, _FIELD)
-    return position, offset, length, bool(parsed)
+    return (
+        packed >> 1 + 2 * _BITS,
+        (packed >> 1 + _BITS) & _MASK,
+        (packed >> 1) & _MASK,
+        bool(packed & 1),
+    )

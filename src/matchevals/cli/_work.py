@@ -10,8 +10,8 @@ the process that reads the files never parses anything:
    output's reference line, or the problem that replaces it), scores the examples and answers
    with the report's JSONL lines already rendered and a :class:`~matchevals.cli._tally.Tally`.
 
-:meth:`ChunkWorker.index` parses the reference lines whose ids the reader could not read from
-their text, for pairing by id.
+:meth:`ChunkWorker.index` reads the ids of a chunk of reference lines for pairing by id: from
+their text where that is exact, else by parsing them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._read import Chunk, LineError, Problem, Side, decode, id_of
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
-from matchevals.cli._value_text import ValueText, encode_value
+from matchevals.cli._value_text import UNREAD, ValueText, encode_value
 from matchevals.report._examples import ReportExample
 
 __all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
@@ -88,18 +88,23 @@ class ChunkWorker:
         """True once started (engines call it to wait for their workers)."""
         return True
 
-    def index(self, lines: list[tuple[int, bytes]]) -> list[Any]:
-        """Each ``(position, line)``'s id, or the Problem that it has none."""
-        key, side, found = self.job.id_key, self.job.references, []
+    def index(self, chunk: Chunk) -> tuple[list[Any], list[int]]:
+        """Each reference line's id (read from its text where that is exact, else parsed), or
+        the Problem that it has none; and which lines (by place in the chunk) were parsed."""
+        key, side = self.job.id_key, self.job.references
         assert key is not None
-        for position, line in lines:
+        read_id = self._cut.read_id
+        ids = [read_id(line) for line in chunk.lines]
+        parsed = [i for i, ident in enumerate(ids) if ident is UNREAD]
+        for i in parsed:
+            where = side.where(chunk.first + i)
             try:
-                ident, why = id_of(decode(line), key)
+                ident, why = id_of(decode(chunk.lines[i]), key)
             except LineError as error:
-                found.append(Problem(side.where(position), str(error)))
+                ids[i] = Problem(where, str(error))
                 continue
-            found.append(ident if why is None else Problem(side.where(position), why))
-        return found
+            ids[i] = ident if why is None else Problem(where, why)
+        return ids, parsed
 
     def read(self, number: int, outputs: Chunk, references: Chunk | None) -> int | list[Any]:
         """Parse chunk ``number``; answer its count of pairs, or (by id) its outputs' ids."""
