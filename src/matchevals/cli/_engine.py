@@ -1,7 +1,8 @@
 """Where chunks are scored (this process, worker processes, Ray actors) and the reading loop.
 
-The reading process only moves bytes: it reads chunks of raw lines, sends them to workers
-(chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
+The reading process moves bytes (it parses only the rare reference lines pairing by id must
+judge: a duplicate id, a reference no output asked for): it reads chunks of raw lines, sends
+them to workers (chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
 :mod:`matchevals.cli._work`), numbers the pairs from the workers' short answers, and yields
 the workers' batches (rendered JSONL lines and a tally) in input order. Whatever the engine,
 the batches are the same, so the report is byte-identical.

@@ -1,6 +1,7 @@
 """Reading examples: a file as chunks of raw lines, and what one line means.
 
-The process that reads a file parses nothing: :class:`Reader` hands out :class:`Chunk` s of raw
+The process that reads a file parses nothing (pairing by id aside, see
+:mod:`matchevals.cli._pairing`): :class:`Reader` hands out :class:`Chunk` s of raw
 JSONL lines (with their byte offsets), and whoever scores a chunk decodes it with
 :func:`decode`. A ``.jsonl`` file is read one line at a time and never held whole; a ``.json``
 file holds one value (one example) or a list of examples and is loaded at once (each example is

@@ -1,7 +1,8 @@
 """What a worker does with a chunk of raw lines: parse, pair, score, render, tally.
 
 A chunk passes through a worker in two calls, so that the worker parses each output once and
-the process that reads the files never parses anything:
+the process that reads the files parses nothing (but the rare reference lines pairing by id
+must judge itself, see :mod:`matchevals.cli._pairing`):
 
 1. :meth:`ChunkWorker.read` parses the chunk's lines, keeps the values, and answers with what
    the reader needs to pair and number the examples: how many pairs the chunk holds (pairing
