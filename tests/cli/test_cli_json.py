@@ -280,6 +280,8 @@ BAD_INVOCATIONS = [
     (["out.jsonl", "ref.jsonl", "--aggregator", "median"], "'median' is not one of"),
     (["out.jsonl", "ref.jsonl", "--fail-under", "2"], "expected a number in [0, 1]"),
     (["out.jsonl", "ref.jsonl", "--workers", "0"], "at least 1"),
+    (["out.jsonl", "ref.jsonl", "--workers", "two"], "at least 1; got 'two'"),
+    (["out.jsonl", "ref.jsonl", "--html-details", "-1"], "at least 0; got '-1'"),
     (["out.jsonl", "ref.jsonl", "--rubric", "a=b"], "--rubric needs a judge: pass --judge"),
     (["bad.json", "ref.jsonl"], "bad.json: not valid JSON"),
 ]
@@ -292,7 +294,7 @@ def folder(files: tuple[Path, Path]) -> Path:
     return files[0].parent
 
 
-@pytest.mark.parametrize("case", [0, 2, 6])
+@pytest.mark.parametrize("case", [0, 2, 8])
 def test_bad_invocations_exit_2_with_a_clean_message(folder: Path, case: int) -> None:
     args, message = BAD_INVOCATIONS[case]
     completed = run("json", *args, cwd=folder)

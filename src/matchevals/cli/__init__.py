@@ -41,7 +41,7 @@ from matchevals.cli._output import (
     ReportError,
     discard_stdout,
 )
-from matchevals.cli._parser import Parser, Version, non_negative, positive, score_in_range
+from matchevals.cli._parser import Parser, Version, score_in_range, whole_number
 
 if TYPE_CHECKING:
     from matchevals.cli._run import Kind
@@ -68,7 +68,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--worst", type=int, default=5, metavar="N", help=said["worst"].render("5"))
     group.add_argument("--skip-invalid", action="store_true", help=said["skip_invalid"].render())
-    group.add_argument("--workers", type=positive, metavar="N", help=said["workers"].render("1"))
+    group.add_argument(
+        "--workers", type=whole_number(1), metavar="N", help=said["workers"].render("1")
+    )
     group.add_argument(
         "--engine", choices=("local", "ray"), default="local", help=said["engine"].render("local")
     )
@@ -80,7 +82,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
     group.add_argument(
         "--html-details",
-        type=non_negative,
+        type=whole_number(0),
         default=HTML_DETAILS,
         metavar="N",
         help=(text or _help.COMMON_HELP["html_details"]).render(str(HTML_DETAILS)),

@@ -1,8 +1,8 @@
 """argparse's pieces the command line is built of: a parser that errs in one line and writes
 its epilog only for help, ``--version`` read only when asked, and the types of numeric flags.
 
->>> positive("3"), score_in_range("0.5")
-(3, 0.5)
+>>> score_in_range("0.5")
+0.5
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from matchevals.cli._output import EXIT_INVALID
 
-__all__ = ["Parser", "Version", "non_negative", "positive", "score_in_range"]
+__all__ = ["Parser", "Version", "score_in_range", "whole_number"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -59,21 +59,22 @@ def score_in_range(text: str) -> float:
     return value
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text!r}")
-    return value
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """The type of a flag taking a whole number of at least ``minimum``.
 
+    >>> whole_number(1)("3")
+    3
+    """
 
-def non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text!r}")
-    return value
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at least {minimum}; got {text!r}"
+            )
+        return value
+
+    return parse
