@@ -184,7 +184,7 @@ def test_malformed_lines_are_reported_counted_and_the_rest_is_scored(tmp_path: P
 
 
 def test_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> None:
-    count = 1500  # several chunks per worker
+    count = 4500  # several chunks (of CHUNK_LINES) per worker
     outputs = [{"k": i, "v": i % 7, "tags": [i % 3, i % 5]} for i in range(count)]
     references = [{"k": i, "v": i % 5, "tags": [i % 5, i % 3]} for i in range(count)]
     out = write_jsonl(tmp_path / "out.jsonl", outputs, raw={10: "oops", 700: "[1,"})

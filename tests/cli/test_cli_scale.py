@@ -35,7 +35,7 @@ def shuffled_by_id(tmp_path: Path, count: int) -> tuple[Path, Path]:
     rng = random.Random(16)
     references = [{"id": f"e{i}", "v": i % 7, "tags": [i % 3, i % 5]} for i in range(count)]
     outputs = [{"id": f"e{i}", "v": i % 5, "tags": [i % 5, i % 3]} for i in range(count)]
-    outputs[40] = {"id": "e39", "v": 0}  # a duplicate id, in another chunk than its first
+    outputs[count // 2] = {"id": "e39", "v": 0}  # a duplicate id, in another chunk than its first
     outputs.append({"id": "nowhere", "v": 1})  # no such reference
     outputs.append({"v": 2})  # no id
     rng.shuffle(references)
@@ -47,7 +47,8 @@ def shuffled_by_id(tmp_path: Path, count: int) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("report", ["jsonl", "json"])
 def test_workers_give_the_same_bytes_pairing_by_id(tmp_path: Path, report: str) -> None:
-    out, ref = shuffled_by_id(tmp_path, 1200)  # several chunks per worker
+    count = 6000  # several chunks (of CHUNK_LINES) per worker
+    out, ref = shuffled_by_id(tmp_path, count)
     flags = ["--id-key", "id", "--format", report, "--aggregator", "average"]
     one = run("json", out, ref, *flags, "--workers", "1")
     three = run("json", out, ref, *flags, "--workers", "3")
@@ -63,20 +64,21 @@ def test_workers_give_the_same_bytes_pairing_by_id(tmp_path: Path, report: str) 
     invalid = [(ln["where"], ln["message"][:24]) for ln in lines if ln["type"] == "invalid"]
     assert invalid[:2] == [
         (f"{ref}:501", "not valid JSON at column"),
-        (f"{ref}:1202", "duplicate id 'e7' (first"),
+        (f"{ref}:{count + 2}", "duplicate id 'e7' (first"),
     ]  # reference problems first, then the outputs in order, then references left over
-    assert (f"{out}:41", "duplicate id 'e39' in th") in invalid
+    assert (f"{out}:{count // 2 + 3}", "duplicate id 'e39' in th") in invalid
     assert (f"{out}:301", "not valid JSON at column") in invalid
-    assert (f"{out}:1203", "no reference with id 'no") in invalid
-    assert (f"{out}:1204", "the example has no 'id' ") in invalid
-    assert invalid[-1][0] == next(  # e40 has no output: its duplicate took e39's place
-        f"{ref}:{n}" for n, line in enumerate(ref.read_text().splitlines(), 1) if '"e40"' in line
+    assert (f"{out}:{count + 3}", "no reference with id 'no") in invalid
+    assert (f"{out}:{count + 4}", "the example has no 'id' ") in invalid
+    orphan = f'"e{count // 2}"'  # it has no output: its duplicate took e39's place
+    assert invalid[-1][0] == next(
+        f"{ref}:{n}" for n, line in enumerate(ref.read_text().splitlines(), 1) if orphan in line
     )
-    assert lines[-1]["examples_scored"] == len(examples) == 1199
+    assert lines[-1]["examples_scored"] == len(examples) == count - 1
 
 
 def test_workers_give_the_same_bytes_for_graphs_with_one_reference(tmp_path: Path) -> None:
-    runs = [{"steps": [["a"], ["b", "c"]] if i % 3 else [["a"], ["b"]]} for i in range(700)]
+    runs = [{"steps": [["a"], ["b", "c"]] if i % 3 else [["a"], ["b"]]} for i in range(4000)]
     path = write_jsonl(tmp_path / "runs.jsonl", runs, raw={10: "[", 400: ""})
     reference = tmp_path / "reference.json"
     reference.write_text(json.dumps({"steps": [["a"], ["b", "c"]]}))
@@ -86,8 +88,8 @@ def test_workers_give_the_same_bytes_for_graphs_with_one_reference(tmp_path: Pat
     assert one.returncode == two.returncode == 2
     assert one.stdout == two.stdout
     summary = json.loads(one.stdout.splitlines()[-1])
-    assert (summary["examples_scored"], summary["invalid"]) == (700, 2)
-    assert summary["examples_per_file"] == {str(path): 702}
+    assert (summary["examples_scored"], summary["invalid"]) == (4000, 2)
+    assert summary["examples_per_file"] == {str(path): 4002}
 
 
 def test_workers_are_spawned_when_another_thread_runs_with_the_same_bytes(
@@ -363,7 +365,7 @@ def test_workers_write_the_same_html_page_as_one_process(tmp_path: Path) -> None
     and it holds the worst examples' values (id key removed) and the exact per-key means."""
     from tests.report.runs import document_of
 
-    out, ref = shuffled_by_id(tmp_path, 1200)
+    out, ref = shuffled_by_id(tmp_path, 4000)  # several chunks (of CHUNK_LINES) per worker
     flags = ["--id-key", "id", "--format", "html", "--html-details", "30", "--skip-invalid"]
     pages = []
     for workers in ("1", "3"):
@@ -375,9 +377,9 @@ def test_workers_write_the_same_html_page_as_one_process(tmp_path: Path) -> None
     assert pages[0] == pages[1]
     document = document_of(pages[0])
     summary = json.loads(run("json", out, ref, "--id-key", "id", "--format", "json").stdout)
-    assert document["summary"]["examples_scored"] == summary["summary"]["examples_scored"] == 1199
-    assert len(document["rows"]["score"]) == 1199
-    assert sorted(document["rows"]["index"]) == list(range(1199))
+    assert document["summary"]["examples_scored"] == summary["summary"]["examples_scored"] == 3999
+    assert len(document["rows"]["score"]) == 3999
+    assert sorted(document["rows"]["index"]) == list(range(3999))
     assert len(document["details"]) == 30
     rows = document["rows"]
     lowest = sorted(zip(rows["score"], rows["index"], strict=True))[:30]

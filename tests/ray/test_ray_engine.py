@@ -21,7 +21,7 @@ pytest.importorskip("ray")
 def test_ray_actors_give_the_bytes_of_one_local_process_pairing_by_id(
     tmp_path: Path, ray_address: str
 ) -> None:
-    out, ref = shuffled_by_id(tmp_path, 1200)  # every pairing problem, several chunks per actor
+    out, ref = shuffled_by_id(tmp_path, 4000)  # every pairing problem, several chunks per actor
     flags = ["--id-key", "id", "--format", "jsonl", "--aggregator", "average"]
     local = run("json", out, ref, *flags)
     on_ray = run("json", out, ref, *flags, "--engine", "ray", "--ray-address", ray_address)
@@ -31,11 +31,11 @@ def test_ray_actors_give_the_bytes_of_one_local_process_pairing_by_id(
     assert on_ray.stderr == local.stderr  # the same problems, and no word from Ray
     summary = json.loads(local.stdout.splitlines()[-1])
     # 8 problems; 2 of them not counted again (an orphan whose partner's id could not be read)
-    assert (summary["examples_scored"], summary["invalid"]) == (1199, 6)
+    assert (summary["examples_scored"], summary["invalid"]) == (3999, 6)
 
 
 def test_ray_actors_score_graphs_against_one_reference(tmp_path: Path, ray_address: str) -> None:
-    runs = [{"steps": [["a"], ["b", "c"]] if i % 3 else [["a"], ["b"]]} for i in range(700)]
+    runs = [{"steps": [["a"], ["b", "c"]] if i % 3 else [["a"], ["b"]]} for i in range(3000)]
     path = write_jsonl(tmp_path / "runs.jsonl", runs, raw={10: "[", 400: ""})
     reference = tmp_path / "reference.json"
     reference.write_text(json.dumps({"steps": [["a"], ["b", "c"]]}))
@@ -45,8 +45,8 @@ def test_ray_actors_score_graphs_against_one_reference(tmp_path: Path, ray_addre
     assert local.returncode == on_ray.returncode == 2
     assert on_ray.stdout == local.stdout
     summary = json.loads(on_ray.stdout.splitlines()[-1])
-    assert (summary["examples_scored"], summary["invalid"]) == (700, 2)
-    assert summary["per_key"]["superstep 1"] == {"mean": 466 / 700, "count": 700, "unchecked": 0}
+    assert (summary["examples_scored"], summary["invalid"]) == (3000, 2)
+    assert summary["per_key"]["superstep 1"] == {"mean": 2 / 3, "count": 3000, "unchecked": 0}
 
 
 def test_without_an_address_a_local_ray_is_started_for_the_run(tmp_path: Path) -> None:

@@ -2,10 +2,11 @@
 
 The reading process moves bytes (it parses only the rare reference lines pairing by id must
 judge: a duplicate id, a reference no output asked for): it reads chunks of raw lines, sends
-them to workers (chunk ``k`` to worker ``k mod N``, which keeps it between its two calls, see
-:mod:`matchevals.cli._work`), numbers the pairs from the workers' short answers, and yields
-the workers' batches (rendered JSONL lines and a tally) in input order. Whatever the engine,
-the batches are the same, so the report is byte-identical.
+them to workers (each chunk to the worker with the fewest calls not yet answered, which
+keeps it between its two calls, see :mod:`matchevals.cli._work`), numbers the pairs from the
+workers' short answers, and yields the workers' batches (rendered JSONL lines and a tally) in
+input order. Whatever the engine and whichever worker scored a chunk, the batches are the
+same, so the report is byte-identical.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -32,7 +33,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from matchevals.cli._jsonl_line import jsonl_line
-from matchevals.cli._pairing import ReferenceIndex
+from matchevals.cli._pairing import ReferenceIndex, reference_lines
 from matchevals.cli._read import Chunk, Counts, Problem, Reader
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
@@ -40,7 +41,7 @@ from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
 
 __all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
 
-CHUNK_LINES = 250
+CHUNK_LINES = 1000
 CHUNK_BYTES = 1 << 20
 
 
@@ -49,11 +50,17 @@ class Pending(Protocol):
 
 
 class Engine(Protocol):
-    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker."""
+    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker;
+    ``reads_files``: the workers can open the reading process's files themselves."""
 
     size: int
+    reads_files: bool
 
     def submit(self, worker: int, method: str, *args: Any) -> Pending: ...
+
+    def least_busy(self) -> int:
+        """The worker with the fewest calls not yet answered (ties: the lowest number)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -77,7 +84,13 @@ def job_for(
     """The job for these inputs: pairing by id, with one reference, or by position."""
     pairing: Pairing = "id" if id_key else "one" if references is None else "position"
     side = references.side if references is not None else outputs.side
-    return Job(kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details)
+    reference_file = None
+    if pairing == "id" and references is not None and references.jsonl_path is not None:
+        reference_file = str(references.jsonl_path.resolve())
+    return Job(
+        kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details,
+        reference_file,
+    )  # fmt: skip
 
 
 class _Done:
@@ -94,6 +107,7 @@ class InProcess:
     """One worker: this process."""
 
     size = 1
+    reads_files = True
 
     def __init__(self, job: Job) -> None:
         self._worker = ChunkWorker(job)
@@ -101,8 +115,11 @@ class InProcess:
     def submit(self, worker: int, method: str, *args: Any) -> Pending:
         return _Done(getattr(self._worker, method)(*args))
 
+    def least_busy(self) -> int:
+        return 0
+
     def close(self) -> None:
-        pass
+        self._worker.close()
 
     def __enter__(self) -> InProcess:
         return self
@@ -125,6 +142,7 @@ def _serve(job: Job, requests: Any, replies: Any) -> None:
             replies.put((ticket, True, getattr(worker, method)(*args)))
         except BaseException:
             replies.put((ticket, False, traceback.format_exc()))
+    worker.close()
 
 
 class _Ticket:
@@ -140,6 +158,8 @@ class _Ticket:
 class Processes:
     """``size`` worker processes, forked when this process runs no other thread (then they
     start at once, with everything imported), else spawned."""
+
+    reads_files = True
 
     def __init__(self, job: Job, size: int) -> None:
         import multiprocessing  # here: a run with one worker never needs it
@@ -160,16 +180,30 @@ class Processes:
             process.start()
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._tickets = 0
+        self._worker_of: dict[int, int] = {}  # the worker of each ticket not yet answered
+        self._unanswered = [0] * size
 
     def submit(self, worker: int, method: str, *args: Any) -> Pending:
         self._tickets += 1
         self._requests[worker].put((self._tickets, method, args))
+        self._worker_of[self._tickets] = worker
+        self._unanswered[worker] += 1
         return _Ticket(self, self._tickets)
+
+    def least_busy(self) -> int:
+        with contextlib.suppress(queue.Empty):
+            while True:  # take in the answers that have come
+                self._arrived(*self._replies.get_nowait())
+        return self._unanswered.index(min(self._unanswered))
+
+    def _arrived(self, ticket: int, ok: bool, value: Any) -> None:
+        self._answers[ticket] = (ok, value)
+        self._unanswered[self._worker_of.pop(ticket)] -= 1
 
     def _wait(self, ticket: int) -> Any:
         while ticket not in self._answers:
             try:
-                number, ok, value = self._replies.get(timeout=1.0)
+                answer = self._replies.get(timeout=1.0)
             except queue.Empty:
                 for process in self._processes:
                     if not process.is_alive():
@@ -177,7 +211,7 @@ class Processes:
                             f"a worker process died (exit code {process.exitcode})"
                         ) from None
                 continue
-            self._answers[number] = (ok, value)
+            self._arrived(*answer)
         ok, value = self._answers.pop(ticket)
         if not ok:
             raise WorkerError(f"a worker process failed:\n{value}")
@@ -253,16 +287,15 @@ def _index_references(
     """Index the references (their ids read by the workers); the problems in file order."""
     problems: list[tuple[int, Problem]] = []
     pending: deque[tuple[Chunk, Pending]] = deque()
-    number, limit = 0, 2 * engine.size
+    limit = 2 * engine.size
     while True:
         chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
         if chunk.lines:
-            pending.append((chunk, engine.submit(number % engine.size, "index", chunk)))
-            number += 1
+            pending.append((chunk, engine.submit(engine.least_busy(), "index", chunk)))
         while pending and (len(pending) >= limit or not chunk.lines):
             done, answer = pending.popleft()
-            ids, parsed = answer.result()
-            problems += index.add(done, ids, parsed, references.fetch)
+            ids, places = answer.result()
+            problems += index.add(done, ids, places, references.fetch)
         if not chunk.lines:
             break
     counts.references = references.read_so_far
@@ -278,7 +311,7 @@ def _score_outputs(
     index: ReferenceIndex | None,
     counts: Counts,
 ) -> Iterator[Batch]:
-    """Chunk ``k`` to worker ``k mod N``: read, then (in order) numbered and scored."""
+    """Each chunk to the least busy worker: read, then (in order) numbered and scored."""
     reading: deque[tuple[int, int, Chunk, Pending]] = deque()
     scoring: deque[Pending] = deque()
     size = engine.size
@@ -295,22 +328,22 @@ def _score_outputs(
             if not chunk.lines and not (partner and partner.lines):
                 exhausted = True
                 break
-            worker = number % size
+            worker = engine.least_busy()
             reading.append(
                 (number, worker, chunk, engine.submit(worker, "read", number, chunk, partner))
             )
             number += 1
         if reading and len(scoring) < 2 * size:
             chunk_number, worker, chunk, answer = reading.popleft()
-            decisions = None
+            decisions = lines = None
             if index is not None:
                 assert references is not None
-                decisions, pairs = index.decide(
-                    answer.result(), job.outputs, chunk.first, references.fetch
-                )
+                decisions, pairs = index.decide(answer.result(), job.outputs, chunk.first)
+                if not (engine.reads_files and job.reference_file):
+                    lines = reference_lines(decisions, references.fetch)
             else:
                 pairs = answer.result()
-            scoring.append(engine.submit(worker, "score", chunk_number, first, decisions))
+            scoring.append(engine.submit(worker, "score", chunk_number, first, decisions, lines))
             first += pairs
             continue
         if scoring:

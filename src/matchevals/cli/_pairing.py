@@ -7,9 +7,11 @@ parsing the line) and send back only the ids. The index keeps, per id, where its
 the reference itself. So memory grows with the number of ids (about 150 bytes each), not with
 the size of the examples, and neither file is ever held whole in any process. Then, for each
 chunk of outputs, the workers send back the outputs' ids; the index decides each output's fate
-in file order (its reference line, read again from disk by byte offset and sent to the worker
-that holds the output, which parses it; or the problem: no such reference, a duplicate), and
-numbers the pairs.
+in file order (where its reference line is, as one integer: the worker that holds the output
+reads the line again from disk by byte offset and parses it; or the problem: no such
+reference, a duplicate), and numbers the pairs. Workers that cannot see the reading
+process's files (Ray actors on other machines) are sent the lines instead
+(:func:`reference_lines`).
 
 A reference line whose id was read from its text is parsed when it is used, so one that is not
 JSON after all is reported then, in the place of the output it would have been scored with
@@ -25,24 +27,32 @@ as those unreadable lines could be its partners.
 >>> def fetch(offset, length):
 ...     return lines[offset]
 >>> index = ReferenceIndex("id", Side("ref.jsonl"))
->>> index.add(Chunk(0, list(lines.values()), list(lines)), [1, 1], [], fetch)
+>>> chunk = Chunk(0, list(lines.values()), list(lines))
+>>> index.add(chunk, [1, 1], line_places(chunk, parsed=[]), fetch)
 [(1, Problem(where='ref.jsonl:2', message='duplicate id 1 (first at ref.jsonl:1)', counted=True))]
->>> index.decide([1, 2, None, 1], Side("out.jsonl"), 0, lambda offset, length: b"line")
-([(0, b'line'), Problem(where='out.jsonl:2', message='no reference with id 2', counted=True), \
+>>> decisions, pairs = index.decide([1, 2, None, 1], Side("out.jsonl"), 0)
+>>> place_of(decisions[0]), decisions[1:], pairs
+((0, 0, 10), [Problem(where='out.jsonl:2', message='no reference with id 2', counted=True), \
 None, Problem(where='out.jsonl:4', message='duplicate id 1 in the outputs', counted=True)], 1)
+>>> reference_lines(decisions, fetch)
+[b'{"id": 1}\\n', None, None, None]
 >>> index.orphans(fetch)
 []
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, TypeAlias
 
 from matchevals.cli._read import Chunk, LineError, Problem, Side, decode
-from matchevals.cli._work import Decision
 
-__all__ = ["ReferenceIndex"]
+__all__ = ["Decision", "ReferenceIndex", "line_places", "place_of", "reference_lines"]
+
+# By id, the fate of each output line: None (the worker's own problem with it), a Problem the
+# reader found (no such reference, a duplicate), or where the reference's line is (place_of).
+Decision: TypeAlias = "Problem | int | None"
 
 # an index entry: position << 81 | byte offset << 41 | length << 1 | parsed (offsets and
 # lengths up to 1 TiB); ~entry once an output has used it
@@ -76,24 +86,33 @@ class ReferenceIndex:
         self._unreadable_outputs = _Unreadable()
 
     def add(
-        self, chunk: Chunk, ids: list[Any], parsed: Collection[int], fetch: Fetch
+        self, chunk: Chunk, ids: list[Any], places: list[int], fetch: Fetch
     ) -> list[tuple[int, Problem]]:
-        """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem; the
-        lines at ``parsed`` were parsed, the others' ids read from their text); the problems
-        found, each with the position of the line it is about."""
+        """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem;
+        ``places[i]``: where the line is, see :func:`line_places`); the problems found, each
+        with the position of the line it is about."""
+        index = self._where
+        if not any(isinstance(ident, Problem) for ident in ids):
+            fresh = dict(zip(ids, places, strict=True))
+            if len(fresh) == len(ids) and index.keys().isdisjoint(fresh.keys()):
+                index.update(fresh)  # the usual chunk: new ids only, added at C speed
+                return []
+        return self._add_one_by_one(chunk, ids, places, fetch)
+
+    def _add_one_by_one(
+        self, chunk: Chunk, ids: list[Any], places: list[int], fetch: Fetch
+    ) -> list[tuple[int, Problem]]:
+        """:meth:`add` for a chunk with problems: each line in turn."""
         problems: list[tuple[int, Problem]] = []
-        index, first, parsed = self._where, chunk.first, set(parsed)
-        for i, (line, offset, ident) in enumerate(
-            zip(chunk.lines, chunk.offsets, ids, strict=True)
-        ):
+        index = self._where
+        for line, place, ident in zip(chunk.lines, places, ids, strict=True):
             if isinstance(ident, Problem):
                 self._unreadable_references.count += 1
-                problems.append((first + i, ident))
+                problems.append((_unpack(place)[0], ident))
             elif ident in index:
-                entry = (first + i, offset, len(line), i in parsed)
-                problems.append(self._duplicate(ident, entry, line, fetch))
+                problems.append(self._duplicate(ident, _unpack(place), line, fetch))
             else:
-                index[ident] = _pack(first + i, offset, len(line), i in parsed)
+                index[ident] = place
         return problems
 
     def _duplicate(
@@ -113,10 +132,20 @@ class ReferenceIndex:
         message = f"duplicate {self.key} {ident!r} (first at {self.side.where(first)})"
         return position, Problem(self.side.where(position), message)
 
-    def decide(
-        self, ids: list[Any], side: Side, first: int, fetch: Fetch
-    ) -> tuple[list[Decision], int]:
+    def decide(self, ids: list[Any], side: Side, first: int) -> tuple[list[Decision], int]:
         """Each output's fate (``ids[i]``: its id, None when it has none) and the pair count."""
+        index = self._where
+        if None not in ids:
+            places: list[Any] = list(map(index.get, ids))
+            if None not in places and min(places, default=0) >= 0 and len(set(ids)) == len(ids):
+                index.update(zip(ids, map(operator.invert, places), strict=True))  # all used now
+                return places, len(places)  # the usual chunk: every output has its reference
+        return self._decide_one_by_one(ids, side, first)
+
+    def _decide_one_by_one(
+        self, ids: list[Any], side: Side, first: int
+    ) -> tuple[list[Decision], int]:
+        """:meth:`decide` for a chunk with problems: each output in turn."""
         decisions: list[Decision] = []
         index, key, pairs = self._where, self.key, 0
         for position, ident in enumerate(ids, first):
@@ -134,8 +163,7 @@ class ReferenceIndex:
                 decisions.append(Problem(where, f"duplicate {key} {ident!r} in the outputs"))
             else:
                 index[ident] = ~packed
-                line = fetch((packed >> 1 + _BITS) & _MASK, (packed >> 1) & _MASK)
-                decisions.append((packed >> 1 + 2 * _BITS, line))
+                decisions.append(packed)
                 pairs += 1
         return decisions, pairs
 
@@ -155,6 +183,29 @@ class ReferenceIndex:
             message = f"no output with {self.key} {ident!r}"
             problems.append(self._unreadable_outputs.orphan(where, message, "output"))
         return problems
+
+
+def line_places(chunk: Chunk, parsed: Collection[int]) -> list[int]:
+    """Where each line of ``chunk`` is, packed in one integer: its position, byte offset and
+    length, and whether it was parsed (the lines at ``parsed``) to read its id."""
+    first, parsed = chunk.first, set(parsed)
+    return [
+        _pack(first + i, offset, len(line), i in parsed)
+        for i, (line, offset) in enumerate(zip(chunk.lines, chunk.offsets, strict=True))
+    ]
+
+
+def place_of(decision: int) -> tuple[int, int, int]:
+    """Where the reference line of an output is: its position, byte offset and length."""
+    return _unpack(decision)[:3]
+
+
+def reference_lines(decisions: list[Decision], fetch: Fetch) -> list[bytes | None]:
+    """The reference line each decision names (None for a problem), read by ``fetch``."""
+    lines: list[bytes | None] = []
+    for decision in decisions:
+        lines.append(None if type(decision) is not int else fetch(*place_of(decision)[1:]))
+    return lines
 
 
 def _not_json(line: bytes) -> str | None:

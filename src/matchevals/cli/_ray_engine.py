@@ -38,7 +38,10 @@ class _Pending:
 
 
 class RayActors:
-    """``size`` actors (default: one per CPU of the cluster), each scoring the chunks sent to it."""
+    """``size`` actors (default: one per CPU of the cluster), each scoring the chunks sent to it
+    (with the reference lines they need: an actor may run where the files are not)."""
+
+    reads_files = False
 
     def __init__(self, job: Job, size: int | None, address: str | None) -> None:
         ray = self._ray = import_ray()
@@ -61,9 +64,20 @@ class RayActors:
         actor = ray.remote(num_cpus=1)(ChunkWorker)
         self._actors = [actor.remote(job) for _ in range(self.size)]
         ray.get([worker.ready.remote() for worker in self._actors])  # fail early, here
+        self._unanswered: list[list[Any]] = [[] for _ in self._actors]  # each actor's calls
 
     def submit(self, worker: int, method: str, *args: Any) -> _Pending:
-        return _Pending(self._ray, getattr(self._actors[worker], method).remote(*args))
+        ref = getattr(self._actors[worker], method).remote(*args)
+        self._unanswered[worker].append(ref)
+        return _Pending(self._ray, ref)
+
+    def least_busy(self) -> int:
+        counts = []
+        for refs in self._unanswered:
+            if refs:  # keep the calls not finished yet
+                _, refs[:] = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+            counts.append(len(refs))
+        return counts.index(min(counts))
 
     def close(self) -> None:
         for worker in self._actors:

@@ -250,6 +250,7 @@ class Reader:
         trajectory is a list of messages); by default a list holds one example per item."""
         _check(path)
         self.side = Side(str(path), "line")
+        self.jsonl_path: Path | None = path  # None for a .json document: its lines are only here
         self.read_so_far = 0
         self._values: list[bytes] | None = None
         self._handle: Any = None
@@ -261,6 +262,7 @@ class Reader:
             )
             items = document if listed else [document]
             self.side = Side(str(path), "item" if listed else "single")
+            self.jsonl_path = None
             self._values = [json.dumps(item).encode() for item in items]
             return
         try:

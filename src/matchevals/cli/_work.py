@@ -7,9 +7,12 @@ must judge itself, see :mod:`matchevals.cli._pairing`):
 1. :meth:`ChunkWorker.read` parses the chunk's lines, keeps the values, and answers with what
    the reader needs to pair and number the examples: how many pairs the chunk holds (pairing
    by position, or one reference for all), or the id of each output (pairing by id).
-2. :meth:`ChunkWorker.score` gets the number of the chunk's first example (and, by id, each
-   output's reference line, or the problem that replaces it), scores the examples and answers
-   with the report's JSONL lines already rendered and a :class:`~matchevals.cli._tally.Tally`.
+2. :meth:`ChunkWorker.score` gets the number of the chunk's first example (and, by id, where
+   each output's reference line is, or the problem that replaces it), scores the examples and
+   answers with the report's JSONL lines already rendered and a
+   :class:`~matchevals.cli._tally.Tally`. By id, the worker reads each reference line from the
+   file itself, by byte offset, unless the lines come with the call (Ray actors, which may run
+   where the file is not; references from a ``.json`` file, which only the reader holds).
 
 :meth:`ChunkWorker.index` reads the ids of a chunk of reference lines for pairing by id: from
 their text where that is exact, else by parsing them.
@@ -18,22 +21,21 @@ their text where that is exact, else by parsing them.
 from __future__ import annotations
 
 import heapq
+import os
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal
 
 from matchevals.cli._jsonl_line import jsonl_line
+from matchevals.cli._pairing import Decision, line_places, place_of
 from matchevals.cli._read import Chunk, LineError, Problem, Side, decode, id_of
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
 from matchevals.cli._value_text import UNREAD, ValueText, encode_value
 from matchevals.report._examples import ReportExample
 
-__all__ = ["Batch", "ChunkWorker", "Decision", "Job", "Pairing"]
+__all__ = ["Batch", "ChunkWorker", "Job", "Pairing"]
 
 Pairing = Literal["position", "id", "one"]
-# By id, the fate of each output line: None (the worker's own problem with it), a Problem the
-# reader found (no such reference, a duplicate), or the reference's position and raw line.
-Decision: TypeAlias = "Problem | tuple[int, bytes] | None"
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Job:
     lines: bool = False  # render the JSONL report lines (with the examples' values)
     worst: int = 5
     details: int | None = None  # --format html: collect its rows, and the worst N's details
+    reference_file: str | None = None  # by id: the JSONL file of references, for workers to read
 
 
 @dataclass(slots=True)
@@ -84,6 +87,7 @@ class ChunkWorker:
         self._worst: list[tuple[float, int, ReportExample]] = []  # --format html's details
         self._reference_text = encode_value(job.reference) if job.pairing == "one" else ""
         self._cut = ValueText(job.id_key)
+        self._references: int | None = None  # the descriptor of job.reference_file, once open
 
     def ready(self) -> bool:
         """True once started (engines call it to wait for their workers)."""
@@ -91,7 +95,7 @@ class ChunkWorker:
 
     def index(self, chunk: Chunk) -> tuple[list[Any], list[int]]:
         """Each reference line's id (read from its text where that is exact, else parsed), or
-        the Problem that it has none; and which lines (by place in the chunk) were parsed."""
+        the Problem that it has none; and where each line is (:func:`line_places`)."""
         key, side = self.job.id_key, self.job.references
         assert key is not None
         read_id = self._cut.read_id
@@ -105,7 +109,7 @@ class ChunkWorker:
                 ids[i] = Problem(where, str(error))
                 continue
             ids[i] = ident if why is None else Problem(where, why)
-        return ids, parsed
+        return ids, line_places(chunk, parsed)
 
     def read(self, number: int, outputs: Chunk, references: Chunk | None) -> int | list[Any]:
         """Parse chunk ``number``; answer its count of pairs, or (by id) its outputs' ids."""
@@ -118,8 +122,16 @@ class ChunkWorker:
         self._held[number] = held
         return ids if self.job.pairing == "id" else len(held) - ids.count(None)
 
-    def score(self, number: int, first: int, decisions: list[Decision] | None = None) -> Batch:
-        """Score chunk ``number``, its examples numbered from ``first``."""
+    def score(
+        self,
+        number: int,
+        first: int,
+        decisions: list[Decision] | None = None,
+        reference_lines: list[bytes | None] | None = None,
+    ) -> Batch:
+        """Score chunk ``number``, its examples numbered from ``first``; by id, ``decisions``
+        says where each output's reference line is (sent in ``reference_lines`` where this
+        worker cannot read it)."""
         held = self._held.pop(number)
         job, evaluator = self.job, self.evaluator
         if job.details is not None:  # the page's code, loaded only for it
@@ -136,8 +148,10 @@ class ChunkWorker:
                 where, outputs, ident, reference, output_line, reference_line = entry
                 if decisions is not None:
                     decision = decisions[position]
-                    reference = self._reference(decision, where, ident)
-                    reference_line = decision[1] if type(decision) is tuple else None
+                    reference_line = None
+                    if type(decision) is int:
+                        reference_line = self._line(decision, reference_lines, position)
+                    reference = self._reference(decision, reference_line, where, ident)
                 elif job.pairing == "one":
                     ident, reference = index, job.reference
                 if isinstance(reference, Problem):
@@ -201,12 +215,30 @@ class ChunkWorker:
         kept, self._worst = self._worst, []
         return [example for *_, example in kept]
 
-    def _reference(self, decision: Decision, where: str, ident: Any) -> Any:
+    def _line(self, decision: int, sent: list[bytes | None] | None, position: int) -> bytes:
+        """The reference line ``decision`` names: sent along, or read from the file."""
+        if sent is not None:
+            line = sent[position]
+            assert line is not None
+            return line
+        if self._references is None:
+            assert self.job.reference_file is not None, "no lines sent, no file to read"
+            self._references = os.open(self.job.reference_file, os.O_RDONLY)
+        _, offset, length = place_of(decision)
+        return os.pread(self._references, length, offset)
+
+    def close(self) -> None:
+        """Close the references file, if it was opened."""
+        if self._references is not None:
+            os.close(self._references)
+            self._references = None
+
+    def _reference(self, decision: Decision, line: bytes | None, where: str, ident: Any) -> Any:
         """The reference a decision names (its id key removed), or the problem it is."""
         if isinstance(decision, Problem):
             return decision
-        assert decision is not None, "pairing by id decides every output with an id"
-        position, line = decision
+        assert decision is not None and line is not None, "by id, every output is decided"
+        position = place_of(decision)[0]
         try:
             value = decode(line)
         except LineError as error:  # its id was read from its text: it is not JSON after all

@@ -1,0 +1,208 @@
+"""Pairing by id, the parts that make workers scale: the index's whole-chunk paths (checked
+against the line-by-line ones), reference lines read by the workers or sent to them, and
+chunks given to the least busy worker, none of which may change a byte of the report."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import signal
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchevals.cli._engine import InProcess, Processes, job_for, run_job
+from matchevals.cli._pairing import ReferenceIndex, line_places, place_of
+from matchevals.cli._read import Chunk, Counts, Problem, Reader, Side
+from matchevals.cli._work import Batch, ChunkWorker, Job
+from tests.cli.helpers import no_traceback, run, write_jsonl
+from tests.cli.test_cli_scale import shuffled_by_id
+
+SIDE = Side("ref.jsonl")
+# an id, or None: the line's id could not be read (the worker's Problem stands in its place)
+reference_ids = st.lists(st.none() | st.sampled_from(["a", "b", "c", "d", 1, 2]), max_size=8)
+
+
+def _chunks(groups: list[list[Any]], broken: set[int]) -> tuple[list[Chunk], dict[int, bytes]]:
+    """Chunks of reference lines holding these ids; the lines numbered in ``broken`` are cut
+    short (their ids still readable from the text)."""
+    chunks, lines, position, offset = [], {}, 0, 0
+    for group in groups:
+        texts, offsets = [], []
+        for ident in group:
+            text = json.dumps({"id": ident, "v": position}).encode()
+            text = text[:-3] if position in broken else text
+            texts.append(text + b"\n")
+            offsets.append(offset)
+            lines[offset] = text + b"\n"
+            offset += len(text) + 1
+            position += 1
+        chunks.append(Chunk(position - len(group), texts, offsets))
+    return chunks, lines
+
+
+def _state(index: ReferenceIndex) -> tuple[Any, ...]:
+    return (
+        dict(index._where),
+        index._unreadable_references.count,
+        index._unreadable_outputs.count,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    groups=st.lists(reference_ids, max_size=4),
+    broken=st.sets(st.integers(0, 30), max_size=4),
+    outputs=st.lists(st.lists(st.none() | st.sampled_from(["a", "b", "e", 1, 3])), max_size=4),
+)
+def test_whole_chunks_are_indexed_and_decided_as_line_by_line(
+    groups: list[list[Any]], broken: set[int], outputs: list[list[Any]]
+) -> None:
+    """The oracle is the line-by-line path: whatever the ids (new, repeated, in one chunk or
+    two, unreadable, lines not JSON), ``add`` and ``decide`` find the same problems, the same
+    decisions and leave the index in the same state."""
+    chunks, lines = _chunks(groups, broken)
+
+    def fetch(offset: int, length: int) -> bytes:
+        return lines[offset]
+
+    fast, slow = ReferenceIndex("id", SIDE), ReferenceIndex("id", SIDE)
+    for chunk, group in zip(chunks, groups, strict=True):
+        ids: list[Any] = [
+            Problem(SIDE.where(chunk.first + i), "no id") if ident is None else ident
+            for i, ident in enumerate(group)
+        ]
+        places = line_places(chunk, parsed=[])
+        got = fast.add(chunk, ids, places, fetch)
+        assert got == slow._add_one_by_one(chunk, ids, places, fetch)
+        assert _state(fast) == _state(slow)
+    first = 0
+    for group in outputs:
+        decided = fast.decide(group, Side("out.jsonl"), first)
+        expected = slow._decide_one_by_one(group, Side("out.jsonl"), first)
+        assert decided == expected
+        assert _state(fast) == _state(slow)
+        first += len(group)
+    assert fast.orphans(fetch) == slow.orphans(fetch)
+
+
+def test_a_decision_says_where_the_reference_line_is() -> None:
+    chunk = Chunk(7, [b'{"id": "a"}\n', b'{"id": "b", "v": 1}\n'], [100, 112])
+    index = ReferenceIndex("id", SIDE)
+    assert index.add(chunk, ["a", "b"], line_places(chunk, [1]), lambda o, n: b"") == []
+    decisions, pairs = index.decide(["b", "a", "b"], Side("out.jsonl"), 0)
+    assert pairs == 2
+    assert [place_of(d) for d in decisions[:2] if isinstance(d, int)] == [
+        (8, 112, 20),
+        (7, 100, 12),
+    ]
+    assert decisions[2] == Problem("out.jsonl:3", "duplicate id 'b' in the outputs")
+
+
+class Scripted:
+    """Workers in this process, each chunk given to the worker a script names, reading the
+    reference files themselves or sent the lines (as Ray actors are)."""
+
+    def __init__(self, job: Job, size: int, reads_files: bool, seed: int) -> None:
+        self.size, self.reads_files = size, reads_files
+        self._workers = [ChunkWorker(job) for _ in range(size)]
+        self._script = random.Random(seed)
+        self.given: list[int] = []
+
+    def submit(self, worker: int, method: str, *args: Any) -> _Answer:
+        return _Answer(getattr(self._workers[worker], method)(*args))
+
+    def least_busy(self) -> int:
+        self.given.append(self._script.randrange(self.size))
+        return self.given[-1]
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.close()
+
+    def __enter__(self) -> Scripted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Answer:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+def _report(batches: list[Batch]) -> list[tuple[Any, ...]]:
+    return [
+        (batch.text, batch.tally.scored, batch.tally.problems, batch.tally.score.total)
+        for batch in batches
+    ]
+
+
+def _batches(out: Path, ref: Path, engine_of: Any) -> tuple[list[Batch], Any]:
+    outputs, references = Reader(out), Reader(ref)
+    job = job_for("json", {}, outputs, references, id_key="id", lines=True)
+    with outputs, references, engine_of(job) as engine:
+        return list(run_job(job, engine, outputs, references, Counts())), engine
+
+
+def test_whichever_worker_scores_a_chunk_and_however_it_gets_its_references(
+    tmp_path: Path,
+) -> None:
+    """Chunks given to workers at random, reference lines read from the file by the workers or
+    sent to them: the batches are one process's, byte for byte."""
+    out, ref = shuffled_by_id(tmp_path, 2600)  # 3 chunks, every pairing problem
+    expected, _ = _batches(out, ref, InProcess)
+    for seed, reads_files in [(1, True), (2, False), (3, True)]:
+        got, engine = _batches(
+            out, ref, functools.partial(Scripted, size=3, reads_files=reads_files, seed=seed)
+        )
+        assert _report(got) == _report(expected)
+        assert len(set(engine.given)) > 1  # the chunks did go to different workers
+
+
+def test_the_least_busy_worker_is_the_one_with_no_call_unanswered(tmp_path: Path) -> None:
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
+    outputs = Reader(out)
+    job = job_for("json", {}, outputs, None)
+    with outputs, Processes(job, 2) as engine:
+        assert engine.least_busy() == 0  # a tie: the lowest number
+        first = engine._processes[0].pid
+        assert first is not None
+        os.kill(first, signal.SIGSTOP)  # worker 0 cannot answer now
+        try:
+            stuck = engine.submit(0, "ready")
+            assert engine.least_busy() == 1
+            answered = [engine.submit(1, "ready") for _ in range(3)]
+            assert [answer.result() for answer in answered] == [True] * 3
+            assert engine.least_busy() == 1  # worker 1 has answered everything
+        finally:
+            os.kill(first, signal.SIGCONT)
+        assert stuck.result() is True
+        assert engine.least_busy() == 0
+
+
+def test_references_from_a_json_document_are_sent_to_the_workers(tmp_path: Path) -> None:
+    """A ``.json`` file of references is held by the reading process only: its lines travel."""
+    references = [{"id": f"e{i}", "v": i % 3} for i in range(2500)]
+    outputs = [{"id": f"e{i}", "v": i % 4} for i in reversed(range(2500))]
+    out = write_jsonl(tmp_path / "out.jsonl", outputs)
+    ref = tmp_path / "ref.json"
+    ref.write_text(json.dumps(references))
+    flags = ["--id-key", "id", "--format", "jsonl"]
+    one = run("json", out, ref, *flags)
+    two = run("json", out, ref, *flags, "--workers", "2")
+    no_traceback(two)
+    assert one.returncode == two.returncode == 0
+    assert one.stdout == two.stdout
+    lines = [json.loads(line) for line in two.stdout.splitlines()]
+    assert lines[-1]["examples_scored"] == 2500
+    assert lines[0]["reference_outputs"] == {"v": 2499 % 3}
+    assert lines[1]["outputs"] == {"v": 2498 % 4}
