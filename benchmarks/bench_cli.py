@@ -37,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -168,18 +167,45 @@ def reading_cpu(command: list[str]) -> float:
     return float(done.stderr.split()[-1])
 
 
-def two_at_once(commands: list[list[str]], repeat: int) -> float:
-    """The median wall time of ``commands`` (two) started together: on a machine whose
-    cores share caches and memory bandwidth (or a VM's), two processes do not run at one's speed,
-    and this says how far two workers could scale at best."""
-    walls = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        copies = [subprocess.Popen(command, stdout=subprocess.DEVNULL) for command in commands]
-        if any(copy.wait() != 0 for copy in copies):
-            raise SystemExit(f"failed: {' '.join(commands[0])}")
-        walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
+TOGETHER = """
+import json, subprocess, sys
+commands = json.loads(sys.argv[1])
+copies = [subprocess.Popen(command, stdout=subprocess.DEVNULL) for command in commands]
+sys.exit(max(copy.wait() for copy in copies))
+"""
+
+
+def two_at_once(bare: list[str], folder: Path, name: str) -> tuple[list[str], dict[str, str]]:
+    """Two copies of the bare loop started together (each writing its own file): on a machine
+    whose cores share caches and memory bandwidth (or a VM's), two processes do not run at one's
+    speed, and this says how far two workers could scale at best. Run with the others, in
+    turn, so that it meets the same neighbours."""
+    copies = [[*bare[:-1], str(folder / f"{name}{n}.jsonl")] for n in (2, 3)]
+    return [sys.executable, "-c", TOGETHER, json.dumps(copies)], {}
+
+
+def print_ceiling(runs: dict[str, list[tuple[float, float, int]]]) -> None:
+    bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
+    both = statistics.median(wall for wall, _, _ in runs[TWO_BARE])
+    one = statistics.median(wall for wall, _, _ in runs["cli --workers 1"])
+    two = statistics.median(wall for wall, _, _ in runs["cli --workers 2"])
+    print(
+        f"two bare loops at once: {both:.2f} s, so two processes here reach at best "
+        f"{2 * bare / both:.2f}x one (2.00x if they did not slow each other down); "
+        f"--workers 2 reached {one / two:.2f}x --workers 1"
+    )
+
+
+def steal() -> tuple[int, int] | None:
+    """(stolen, total) CPU ticks of this machine so far (Linux ``/proc/stat``), else None."""
+    try:
+        fields = [int(field) for field in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7], sum(fields[:8])) if len(fields) >= 8 else None
+
+
+TWO_BARE = "two bare loops at once"
 
 
 def cli(*args: str | Path) -> list[str]:
@@ -198,9 +224,11 @@ def run_suite(
 ) -> dict[str, list[tuple[float, float, int]]]:
     print(f"\n{title} (load average before: {load_average()})", flush=True)
     runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in configs}
+    before = steal()
     for _ in range(repeat):
         for name, (command, env) in configs.items():
             runs[name].append(measure(command, env))
+    after = steal()
     bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
     one = statistics.median(wall for wall, _, _ in runs.get("cli --workers 1", runs["bare loop"]))
     header = (
@@ -220,6 +248,9 @@ def run_suite(
             f" {cpu:7.2f} {peak:9.0f}"
         )
     print(f"load average after: {load_average()}")
+    if before is not None and after is not None and after[1] > before[1]:
+        share = 100 * (after[0] - before[0]) / (after[1] - before[1])
+        print(f"CPU time the hypervisor gave to others during these runs (steal): {share:.0f}%")
     return runs
 
 
@@ -291,17 +322,11 @@ def main() -> None:
                     "-o", folder / "tiny" / "ray.jsonl"),
                 {},
             )  # fmt: skip
+        configs[TWO_BARE] = two_at_once(configs["bare loop"][0], folder, "bare")
         title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
         runs = run_suite(title, configs, options.repeat)
         check_identical(target, folder / "bare.jsonl")
-        bare_wall = statistics.median(wall for wall, _, _ in runs["bare loop"])
-        bare = configs["bare loop"][0][:-1]
-        copies = [[*bare, str(folder / f"bare{n}.jsonl")] for n in (2, 3)]
-        both = two_at_once(copies, options.repeat)
-        print(
-            f"two bare loops at once: {both:.2f} s, so two processes here reach at best "
-            f"{2 * bare_wall / both:.2f}x one (2.00x if they did not slow each other down)"
-        )
+        print_ceiling(runs)
         one_cpu = statistics.median(c for _, c, _ in runs["cli --workers 1"])
         print(f"one worker: {options.examples / one_cpu:,.0f} examples per CPU-second")
         reader = reading_cpu(cli("json", out, ref, *common, "--workers", "2", "-o", target["w2"]))
@@ -325,9 +350,11 @@ def main() -> None:
                 {},
             ),
         }  # fmt: skip
+        gconfigs[TWO_BARE] = two_at_once(gconfigs["bare loop"][0], folder, "gbare")
         title = f"matchevals graph: {options.graph_examples:,} trajectories, one reference"
-        run_suite(title, gconfigs, options.repeat)
+        grun = run_suite(title, gconfigs, options.repeat)
         check_identical(gtarget, folder / "gbare.jsonl")
+        print_ceiling(grun)
 
         if options.gigabyte:
             gigabyte(folder)
@@ -354,7 +381,8 @@ def gigabyte(folder: Path) -> None:
     count = 0
     with out.open("w") as outputs, ref.open("w") as references:
         while outputs.tell() < 512 * 2**20:
-            record = {"id": count, "name": f"n{count}", "age": count % 90, "pad": padding}
+            record: dict[str, Any] = {"id": count, "name": f"n{count}", "age": count % 90}
+            record["pad"] = padding
             references.write(json.dumps(record) + "\n")
             record["age"] += count % 10 == 0
             outputs.write(json.dumps(record) + "\n")

@@ -206,3 +206,16 @@ def test_references_from_a_json_document_are_sent_to_the_workers(tmp_path: Path)
     assert lines[-1]["examples_scored"] == 2500
     assert lines[0]["reference_outputs"] == {"v": 2499 % 3}
     assert lines[1]["outputs"] == {"v": 2498 % 4}
+
+
+def test_one_process_holds_one_chunk_at_a_time(tmp_path: Path) -> None:
+    """Without workers nothing is gained by reading ahead: one chunk's values are alive."""
+    out, ref = shuffled_by_id(tmp_path, 2600)
+    outputs, references = Reader(out), Reader(ref)
+    job = job_for("json", {}, outputs, references, id_key="id", lines=True)
+    held = []
+    with outputs, references, InProcess(job) as engine:
+        for _ in run_job(job, engine, outputs, references, Counts()):
+            held.append(len(engine._worker._held))
+    assert max(held) == 0  # each chunk read is scored before the next is read
+    assert len(held) == 3 + 2  # the index's batch, 3 chunks, the orphans

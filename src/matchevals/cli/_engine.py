@@ -315,10 +315,12 @@ def _score_outputs(
     reading: deque[tuple[int, int, Chunk, Pending]] = deque()
     scoring: deque[Pending] = deque()
     size = engine.size
+    # this process scores one chunk at a time (reading ahead would only keep more values alive)
+    in_flight = 1 if isinstance(engine, InProcess) else 3 * size + 1
     number, first, exhausted = 0, 0, False
     by_position = job.pairing == "position"
     while True:
-        while not exhausted and len(reading) + len(scoring) < 3 * size + 1:
+        while not exhausted and len(reading) + len(scoring) < in_flight:
             chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
             partner = None
             if by_position:
