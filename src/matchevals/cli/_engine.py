@@ -181,24 +181,25 @@ class Processes:
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._tickets = 0
         self._worker_of: dict[int, int] = {}  # the worker of each ticket not yet answered
-        self._unanswered = [0] * size
 
     def submit(self, worker: int, method: str, *args: Any) -> Pending:
         self._tickets += 1
         self._requests[worker].put((self._tickets, method, args))
         self._worker_of[self._tickets] = worker
-        self._unanswered[worker] += 1
         return _Ticket(self, self._tickets)
 
     def least_busy(self) -> int:
         with contextlib.suppress(queue.Empty):
             while True:  # take in the answers that have come
                 self._arrived(*self._replies.get_nowait())
-        return self._unanswered.index(min(self._unanswered))
+        unanswered = [0] * self.size
+        for worker in self._worker_of.values():
+            unanswered[worker] += 1
+        return unanswered.index(min(unanswered))
 
     def _arrived(self, ticket: int, ok: bool, value: Any) -> None:
         self._answers[ticket] = (ok, value)
-        self._unanswered[self._worker_of.pop(ticket)] -= 1
+        del self._worker_of[ticket]
 
     def _wait(self, ticket: int) -> Any:
         while ticket not in self._answers:
