@@ -120,6 +120,9 @@ class Scripted:
         self.given.append(self._script.randrange(self.size))
         return self.given[-1]
 
+    def wait(self) -> None:
+        raise AssertionError("every call is answered when it is made: nothing to wait for")
+
     def close(self) -> None:
         for worker in self._workers:
             worker.close()
@@ -137,6 +140,9 @@ class _Answer:
 
     def result(self) -> Any:
         return self.value
+
+    def done(self) -> bool:
+        return True
 
 
 def _report(batches: list[Batch]) -> list[tuple[Any, ...]]:
@@ -168,6 +174,71 @@ def test_whichever_worker_scores_a_chunk_and_however_it_gets_its_references(
         assert len(set(engine.given)) > 1  # the chunks did go to different workers
 
 
+class HeldBack:
+    """Two workers in this process, given chunks in turn; worker 0's batches are held back
+    until the reader waits (as a worker slowed by its neighbour is late), and a reader that
+    asks for one before it has come fails."""
+
+    size, reads_files = 2, True
+
+    def __init__(self, job: Job) -> None:
+        self._workers = [ChunkWorker(job), ChunkWorker(job)]
+        self._held: list[_Later] = []
+        self._turn = 0
+        self.calls: list[tuple[int, str]] = []
+        self.calls_before_waiting: list[list[tuple[int, str]]] = []
+
+    def submit(self, worker: int, method: str, *args: Any) -> _Later:
+        self.calls.append((worker, method))
+        answer = _Later(getattr(self._workers[worker], method)(*args))
+        if worker == 0 and method == "score":
+            self._held.append(answer)
+        else:
+            answer.ready = True
+        return answer
+
+    def least_busy(self) -> int:
+        self._turn += 1
+        return (self._turn - 1) % 2
+
+    def wait(self) -> None:
+        self.calls_before_waiting.append(list(self.calls))
+        for answer in self._held:
+            answer.ready = True
+        self._held.clear()
+
+    def __enter__(self) -> HeldBack:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for worker in self._workers:
+            worker.close()
+
+
+class _Later:
+    def __init__(self, value: Any) -> None:
+        self.value, self.ready = value, False
+
+    def done(self) -> bool:
+        return self.ready
+
+    def result(self) -> Any:
+        assert self.ready, "the reader blocked on one worker's batch"
+        return self.value
+
+
+def test_a_late_batch_does_not_keep_the_other_worker_waiting(tmp_path: Path) -> None:
+    """While the oldest batch is late, the reader numbers the chunks whose reads have come
+    and sends them to be scored; the report is one process's, byte for byte."""
+    out, ref = shuffled_by_id(tmp_path, 6000)  # 7 chunks of outputs
+    expected, _ = _batches(out, ref, InProcess)
+    got, engine = _batches(out, ref, HeldBack)
+    assert _report(got) == _report(expected)
+    first_wait = engine.calls_before_waiting[0]
+    for worker in (0, 1):  # every chunk sent to be scored before chunk 0's batch came
+        assert first_wait.count((worker, "score")) == engine.calls.count((worker, "score")) >= 3
+
+
 def test_the_least_busy_worker_is_the_one_with_no_call_unanswered(tmp_path: Path) -> None:
     out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
     outputs = Reader(out)
@@ -183,8 +254,12 @@ def test_the_least_busy_worker_is_the_one_with_no_call_unanswered(tmp_path: Path
             answered = [engine.submit(1, "ready") for _ in range(3)]
             assert [answer.result() for answer in answered] == [True] * 3
             assert engine.least_busy() == 1  # worker 1 has answered everything
+            assert all(answer.done() for answer in answered) and not stuck.done()
         finally:
             os.kill(first, signal.SIGCONT)
+        engine.wait()  # until the one call outstanding is answered
+        assert stuck.done()
+        engine.wait()  # nothing outstanding: at once
         assert stuck.result() is True
         assert engine.least_busy() == 0
 

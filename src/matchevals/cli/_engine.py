@@ -5,8 +5,9 @@ judge: a duplicate id, a reference no output asked for): it reads chunks of raw 
 them to workers (each chunk to the worker with the fewest calls not yet answered, which
 keeps it between its two calls, see :mod:`matchevals.cli._work`), numbers the pairs from the
 workers' short answers, and yields the workers' batches (rendered JSONL lines and a tally) in
-input order. Whatever the engine and whichever worker scored a chunk, the batches are the
-same, so the report is byte-identical.
+input order, taking each step as soon as the answer it needs has come (so one worker's late
+batch does not keep another waiting for its next call). Whatever the engine and whichever
+worker scored a chunk, the batches are the same, so the report is byte-identical.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -48,6 +49,10 @@ CHUNK_BYTES = 1 << 20
 class Pending(Protocol):
     def result(self) -> Any: ...
 
+    def done(self) -> bool:
+        """True once the answer has come (``result`` then returns at once)."""
+        ...
+
 
 class Engine(Protocol):
     """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker;
@@ -60,6 +65,10 @@ class Engine(Protocol):
 
     def least_busy(self) -> int:
         """The worker with the fewest calls not yet answered (ties: the lowest number)."""
+        ...
+
+    def wait(self) -> None:
+        """Block until one more call is answered (at once when none is outstanding)."""
         ...
 
     def close(self) -> None: ...
@@ -102,6 +111,9 @@ class _Done:
     def result(self) -> Any:
         return self.value
 
+    def done(self) -> bool:
+        return True
+
 
 class InProcess:
     """One worker: this process."""
@@ -117,6 +129,9 @@ class InProcess:
 
     def least_busy(self) -> int:
         return 0
+
+    def wait(self) -> None:
+        return None  # every call is answered when it is made
 
     def close(self) -> None:
         self._worker.close()
@@ -154,6 +169,9 @@ class _Ticket:
     def result(self) -> Any:
         return self._engine._wait(self._number)
 
+    def done(self) -> bool:
+        return self._engine._taken_in(self._number)
+
 
 class Processes:
     """``size`` worker processes, forked when this process runs no other thread (then they
@@ -189,20 +207,33 @@ class Processes:
         return _Ticket(self, self._tickets)
 
     def least_busy(self) -> int:
-        with contextlib.suppress(queue.Empty):
-            while True:  # take in the answers that have come
-                self._arrived(*self._replies.get_nowait())
+        self._take_in_arrived()
         unanswered = [0] * self.size
         for worker in self._worker_of.values():
             unanswered[worker] += 1
         return unanswered.index(min(unanswered))
 
+    def wait(self) -> None:
+        if self._worker_of:
+            self._take_in_one()
+
+    def _take_in_arrived(self) -> None:
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self._arrived(*self._replies.get_nowait())
+
+    def _taken_in(self, ticket: int) -> bool:
+        if ticket in self._worker_of:
+            self._take_in_arrived()
+        return ticket not in self._worker_of
+
     def _arrived(self, ticket: int, ok: bool, value: Any) -> None:
         self._answers[ticket] = (ok, value)
         del self._worker_of[ticket]
 
-    def _wait(self, ticket: int) -> Any:
-        while ticket not in self._answers:
+    def _take_in_one(self) -> None:
+        """Block until one answer comes; a WorkerError if a worker died meanwhile."""
+        while True:
             try:
                 answer = self._replies.get(timeout=1.0)
             except queue.Empty:
@@ -213,6 +244,11 @@ class Processes:
                         ) from None
                 continue
             self._arrived(*answer)
+            return
+
+    def _wait(self, ticket: int) -> Any:
+        while ticket not in self._answers:
+            self._take_in_one()
         ok, value = self._answers.pop(ticket)
         if not ok:
             raise WorkerError(f"a worker process failed:\n{value}")
@@ -312,12 +348,13 @@ def _score_outputs(
     index: ReferenceIndex | None,
     counts: Counts,
 ) -> Iterator[Batch]:
-    """Each chunk to the least busy worker: read, then (in order) numbered and scored."""
+    """Each chunk to the least busy worker: read, then (in order) numbered and scored, each
+    step taken as soon as its answer has come."""
     reading: deque[tuple[int, int, Chunk, Pending]] = deque()
     scoring: deque[Pending] = deque()
     size = engine.size
     # this process scores one chunk at a time (reading ahead would only keep more values alive)
-    in_flight = 1 if isinstance(engine, InProcess) else 3 * size + 1
+    in_flight = 1 if isinstance(engine, InProcess) else 6 * size + 1
     number, first, exhausted = 0, 0, False
     by_position = job.pairing == "position"
     while True:
@@ -336,7 +373,7 @@ def _score_outputs(
                 (number, worker, chunk, engine.submit(worker, "read", number, chunk, partner))
             )
             number += 1
-        if reading and len(scoring) < 2 * size:
+        if reading and reading[0][3].done():
             chunk_number, worker, chunk, answer = reading.popleft()
             decisions = lines = None
             if index is not None:
@@ -349,10 +386,14 @@ def _score_outputs(
             scoring.append(engine.submit(worker, "score", chunk_number, first, decisions, lines))
             first += pairs
             continue
-        if scoring:
+        if scoring and scoring[0].done():
             yield scoring.popleft().result()
             continue
-        break
+        if not reading and not scoring:
+            break
+        # the next read to number and the next batch to yield are both awaited: whichever
+        # answer comes first is acted on, so a worker is not kept idle by another's slow chunk
+        engine.wait()
     counts.outputs = outputs.read_so_far
     if by_position:
         assert references is not None

@@ -36,6 +36,10 @@ class _Pending:
     def result(self) -> Any:
         return self._ray.get(self._ref)
 
+    def done(self) -> bool:
+        ready, _ = self._ray.wait([self._ref], timeout=0)
+        return bool(ready)
+
 
 class RayActors:
     """``size`` actors (default: one per CPU of the cluster), each scoring the chunks sent to it
@@ -72,12 +76,20 @@ class RayActors:
         return _Pending(self._ray, ref)
 
     def least_busy(self) -> int:
-        counts = []
+        self._forget_answered()
+        counts = [len(refs) for refs in self._unanswered]
+        return counts.index(min(counts))
+
+    def wait(self) -> None:
+        self._forget_answered()
+        outstanding = [ref for refs in self._unanswered for ref in refs]
+        if outstanding:
+            self._ray.wait(outstanding, num_returns=1)
+
+    def _forget_answered(self) -> None:
         for refs in self._unanswered:
             if refs:  # keep the calls not finished yet
                 _, refs[:] = self._ray.wait(refs, num_returns=len(refs), timeout=0)
-            counts.append(len(refs))
-        return counts.index(min(counts))
 
     def close(self) -> None:
         for worker in self._actors:
