@@ -194,6 +194,15 @@ def print_ceiling(runs: dict[str, list[tuple[float, float, int]]]) -> None:
         f"{2 * bare / both:.2f}x one (2.00x if they did not slow each other down); "
         f"--workers 2 reached {one / two:.2f}x --workers 1"
     )
+    cpu = {name: statistics.median(c for _, c, _ in runs[name]) for name in runs}
+    print(
+        f"CPU time: two bare loops at once {cpu[TWO_BARE]:.2f} s against twice one "
+        f"{2 * cpu['bare loop']:.2f} s ({cpu[TWO_BARE] / (2 * cpu['bare loop']) - 1:+.0%}, the "
+        f"machine's tax on two busy processes); --workers 2 {cpu['cli --workers 2']:.2f} s "
+        f"against --workers 1 {cpu['cli --workers 1']:.2f} s "
+        f"({cpu['cli --workers 2'] / cpu['cli --workers 1'] - 1:+.0%}, the reading process's "
+        "share and the workers' messages included)"
+    )
 
 
 def steal() -> tuple[int, int] | None:
