@@ -1,6 +1,7 @@
 """Pairing by id, the parts that make workers scale: the index's whole-chunk paths (checked
-against the line-by-line ones), reference lines read by the workers or sent to them, and
-chunks given to the least busy worker, none of which may change a byte of the report."""
+against the line-by-line ones), reference lines read by the workers or sent to them, chunks
+given to the worker holding the fewest, and worker processes that answer reads at once, none
+of which may change a byte of the report."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchevals.cli._engine import InProcess, Processes, job_for, run_job
+from matchevals.cli._engine import HELD_PER_WORKER, InProcess, job_for, run_job
 from matchevals.cli._pairing import ReferenceIndex, line_places, place_of
+from matchevals.cli._processes import Processes, WorkerError
 from matchevals.cli._read import Chunk, Counts, Problem, Reader, Side
 from matchevals.cli._work import Batch, ChunkWorker, Job
 from tests.cli.helpers import no_traceback, run, write_jsonl
@@ -104,24 +110,27 @@ def test_a_decision_says_where_the_reference_line_is() -> None:
 
 
 class Scripted:
-    """Workers in this process, each chunk given to the worker a script names, reading the
-    reference files themselves or sent the lines (as Ray actors are)."""
+    """Workers in this process whose answers come in an order a script decides (each wait lets
+    one call outstanding, chosen at random, be answered), reading the reference files
+    themselves or sent the lines (as Ray actors are)."""
 
     def __init__(self, job: Job, size: int, reads_files: bool, seed: int) -> None:
         self.size, self.reads_files = size, reads_files
         self._workers = [ChunkWorker(job) for _ in range(size)]
         self._script = random.Random(seed)
-        self.given: list[int] = []
+        self._outstanding: list[_Later] = []
+        self.given: list[int] = []  # the worker of each chunk, in the order they were read
 
-    def submit(self, worker: int, method: str, *args: Any) -> _Answer:
-        return _Answer(getattr(self._workers[worker], method)(*args))
-
-    def least_busy(self) -> int:
-        self.given.append(self._script.randrange(self.size))
-        return self.given[-1]
+    def submit(self, worker: int, method: str, *args: Any) -> _Later:
+        if method == "read":
+            self.given.append(worker)
+        answer = _Later(getattr(self._workers[worker], method)(*args), self._outstanding)
+        self._outstanding.append(answer)
+        return answer
 
     def wait(self) -> None:
-        raise AssertionError("every call is answered when it is made: nothing to wait for")
+        if self._outstanding:
+            self._outstanding[self._script.randrange(len(self._outstanding))].come()
 
     def close(self) -> None:
         for worker in self._workers:
@@ -134,15 +143,26 @@ class Scripted:
         self.close()
 
 
-class _Answer:
-    def __init__(self, value: Any) -> None:
-        self.value = value
+class _Later:
+    """An answer that has not come until ``come`` is called; ``result`` before then blocks
+    (it comes at once, here) unless ``blocking`` is off."""
 
-    def result(self) -> Any:
-        return self.value
+    def __init__(self, value: Any, outstanding: list[_Later], blocking: bool = True) -> None:
+        self.value, self.ready, self.blocking = value, False, blocking
+        self._outstanding = outstanding
+
+    def come(self) -> None:
+        if not self.ready:
+            self.ready = True
+            self._outstanding.remove(self)
 
     def done(self) -> bool:
-        return True
+        return self.ready
+
+    def result(self) -> Any:
+        assert self.ready or self.blocking, "the reader blocked on one worker's batch"
+        self.come()
+        return self.value
 
 
 def _report(batches: list[Batch]) -> list[tuple[Any, ...]]:
@@ -175,31 +195,26 @@ def test_whichever_worker_scores_a_chunk_and_however_it_gets_its_references(
 
 
 class HeldBack:
-    """Two workers in this process, given chunks in turn; worker 0's batches are held back
-    until the reader waits (as a worker slowed by its neighbour is late), and a reader that
-    asks for one before it has come fails."""
+    """Two workers in this process; worker 0's batches are held back until the reader waits
+    (as a worker slowed by its neighbour is late), and a reader that asks for one before it
+    has come fails."""
 
     size, reads_files = 2, True
 
     def __init__(self, job: Job) -> None:
         self._workers = [ChunkWorker(job), ChunkWorker(job)]
         self._held: list[_Later] = []
-        self._turn = 0
         self.calls: list[tuple[int, str]] = []
         self.calls_before_waiting: list[list[tuple[int, str]]] = []
 
     def submit(self, worker: int, method: str, *args: Any) -> _Later:
         self.calls.append((worker, method))
-        answer = _Later(getattr(self._workers[worker], method)(*args))
+        answer = _Later(getattr(self._workers[worker], method)(*args), [], blocking=False)
         if worker == 0 and method == "score":
             self._held.append(answer)
         else:
             answer.ready = True
         return answer
-
-    def least_busy(self) -> int:
-        self._turn += 1
-        return (self._turn - 1) % 2
 
     def wait(self) -> None:
         self.calls_before_waiting.append(list(self.calls))
@@ -215,45 +230,33 @@ class HeldBack:
             worker.close()
 
 
-class _Later:
-    def __init__(self, value: Any) -> None:
-        self.value, self.ready = value, False
-
-    def done(self) -> bool:
-        return self.ready
-
-    def result(self) -> Any:
-        assert self.ready, "the reader blocked on one worker's batch"
-        return self.value
-
-
-def test_a_late_batch_does_not_keep_the_other_worker_waiting(tmp_path: Path) -> None:
-    """While the oldest batch is late, the reader numbers the chunks whose reads have come
-    and sends them to be scored; the report is one process's, byte for byte."""
+def test_a_late_worker_is_given_no_more_and_keeps_no_one_waiting(tmp_path: Path) -> None:
+    """While worker 0's batches are late, it is given no more than HELD_PER_WORKER chunks; the
+    reader numbers the other chunks as their reads come and sends them to worker 1 to be
+    scored, all before it first waits; the report is one process's, byte for byte."""
     out, ref = shuffled_by_id(tmp_path, 6000)  # 7 chunks of outputs
     expected, _ = _batches(out, ref, InProcess)
     got, engine = _batches(out, ref, HeldBack)
     assert _report(got) == _report(expected)
     first_wait = engine.calls_before_waiting[0]
-    for worker in (0, 1):  # every chunk sent to be scored before chunk 0's batch came
-        assert first_wait.count((worker, "score")) == engine.calls.count((worker, "score")) >= 3
+    assert first_wait.count((0, "score")) == engine.calls.count((0, "score")) == HELD_PER_WORKER
+    assert first_wait.count((1, "score")) == engine.calls.count((1, "score")) == 7 - HELD_PER_WORKER
 
 
-def test_the_least_busy_worker_is_the_one_with_no_call_unanswered(tmp_path: Path) -> None:
+def test_done_and_wait_of_worker_processes(tmp_path: Path) -> None:
+    """``done`` says whether an answer has come without waiting for it; ``wait`` blocks until
+    one more comes, and returns at once when nothing is outstanding."""
     out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
     outputs = Reader(out)
     job = job_for("json", {}, outputs, None)
     with outputs, Processes(job, 2) as engine:
-        assert engine.least_busy() == 0  # a tie: the lowest number
         first = engine._processes[0].pid
         assert first is not None
         os.kill(first, signal.SIGSTOP)  # worker 0 cannot answer now
         try:
             stuck = engine.submit(0, "ready")
-            assert engine.least_busy() == 1
             answered = [engine.submit(1, "ready") for _ in range(3)]
             assert [answer.result() for answer in answered] == [True] * 3
-            assert engine.least_busy() == 1  # worker 1 has answered everything
             assert all(answer.done() for answer in answered) and not stuck.done()
         finally:
             os.kill(first, signal.SIGCONT)
@@ -261,7 +264,83 @@ def test_the_least_busy_worker_is_the_one_with_no_call_unanswered(tmp_path: Path
         assert stuck.done()
         engine.wait()  # nothing outstanding: at once
         assert stuck.result() is True
-        assert engine.least_busy() == 0
+
+
+def _until(condition: Any, seconds: float = 20.0) -> bool:
+    """Whether ``condition()`` turns true within ``seconds`` (a bound, not a measurement)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_worker_process_answers_a_read_while_a_score_runs(tmp_path: Path) -> None:
+    """A score sent before a read does not keep the read waiting: here the score is stuck
+    opening its references file (a named pipe nobody writes to) until the read is answered."""
+    fifo = tmp_path / "ref.jsonl"
+    os.mkfifo(fifo)
+    job = Job("json", {}, "id", Side("out.jsonl"), SIDE, "id", lines=True, reference_file=str(fifo))
+    line = b'{"id": "a", "v": 1}\n'
+    index = ReferenceIndex("id", SIDE)
+    chunk = Chunk(0, [line], [0])
+    index.add(chunk, ["a"], line_places(chunk, []), lambda offset, length: line)
+    with Processes(job, 1) as engine:
+        assert engine.submit(0, "read", 0, chunk, None).result() == ["a"]
+        decisions, _ = index.decide(["a"], Side("out.jsonl"), 0)
+        stuck = engine.submit(0, "score", 0, 0, decisions, None)
+        read = engine.submit(0, "read", 1, Chunk(1, [line], [len(line)]), None)
+        assert _until(read.done), "the read waited behind the score"
+        assert read.result() == ["a"] and not stuck.done()
+        writer = os.open(fifo, os.O_WRONLY)  # the score opens the pipe now, and goes on
+        os.close(writer)
+        assert _until(stuck.done)
+        with pytest.raises(WorkerError, match="Illegal seek"):  # a pipe has no offsets
+            stuck.result()
+
+
+NUMERICS_IN_A_WORKER = """
+import json, os, sys
+from pathlib import Path
+from matchevals.cli._engine import job_for
+from matchevals.cli._processes import Processes
+from matchevals.cli._read import Reader
+runs, reference = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
+with Reader(runs) as outputs:
+    job = job_for("graph", {"partial_credit": True}, outputs, None, reference=reference)
+    with Processes(job, 1) as engine:
+        chunk = outputs.read(10)
+        engine.submit(0, "read", 0, chunk, None).result()
+        engine.submit(0, "score", 0, 0).result()
+        pid = engine._processes[0].pid
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        print(json.dumps([len(os.listdir(f"/proc/{pid}/task")), "numpy" in maps]))
+"""
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+    reason="counts a worker's threads in /proc, on a machine where BLAS would start more",
+)
+def test_numpy_in_a_worker_process_starts_no_threads_of_its_own(tmp_path: Path) -> None:
+    """A worker has one core: numpy's BLAS, loaded by partial credit, starts no thread per
+    core (they would spin beside the other worker). Run in a fresh interpreter, where numpy
+    is not loaded yet."""
+    steps = [["plan"], ["search", "fetch"], ["read"], ["write"]]
+    runs = write_jsonl(tmp_path / "runs.jsonl", [{"steps": [["plan"], ["fetch"], ["write"]]}])
+    reference = tmp_path / "reference.json"
+    reference.write_text(json.dumps({"steps": steps}))
+    environment = {
+        name: value for name, value in os.environ.items() if not name.endswith("_NUM_THREADS")
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", NUMERICS_IN_A_WORKER, str(runs), str(reference)],
+        capture_output=True, text=True, check=True, env=environment,
+    )  # fmt: skip
+    threads, numpy_loaded = json.loads(done.stdout)
+    assert numpy_loaded  # partial credit did load it, in the worker
+    assert threads == 3  # the worker's own: scoring, taking calls in, sending answers
 
 
 def test_references_from_a_json_document_are_sent_to_the_workers(tmp_path: Path) -> None:

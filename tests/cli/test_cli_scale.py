@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import matchevals
 from matchevals import _fast_json
 from matchevals.cli import main
-from matchevals.cli._engine import _can_fork
+from matchevals.cli._processes import can_fork
 from matchevals.cli._read import LineError, Problem, decode
 from matchevals.cli._run import Scored
 from matchevals.cli._tally import Mean, Tally
@@ -104,7 +104,7 @@ def test_workers_are_spawned_when_another_thread_runs_with_the_same_bytes(
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert not _can_fork()
+        assert not can_fork()
         assert main([*flags, "--workers", "2"]) == 2
     finally:
         stop.set()

@@ -54,7 +54,7 @@ def _engine(job: Job, args: argparse.Namespace) -> Engine:
 
         return RayActors(job, args.workers, args.ray_address)
     if (args.workers or 1) > 1:
-        from matchevals.cli._engine import Processes
+        from matchevals.cli._processes import Processes
 
         return Processes(job, args.workers)
     from matchevals.cli._engine import InProcess

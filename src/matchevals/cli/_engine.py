@@ -1,13 +1,18 @@
-"""Where chunks are scored (this process, worker processes, Ray actors) and the reading loop.
+"""The reading loop, the engines' protocol, and scoring in this process.
 
 The reading process moves bytes (it parses only the rare reference lines pairing by id must
 judge: a duplicate id, a reference no output asked for): it reads chunks of raw lines, sends
-them to workers (each chunk to the worker with the fewest calls not yet answered, which
-keeps it between its two calls, see :mod:`matchevals.cli._work`), numbers the pairs from the
-workers' short answers, and yields the workers' batches (rendered JSONL lines and a tally) in
-input order, taking each step as soon as the answer it needs has come (so one worker's late
-batch does not keep another waiting for its next call). Whatever the engine and whichever
-worker scored a chunk, the batches are the same, so the report is byte-identical.
+them to workers, numbers the pairs from the workers' short answers (a chunk is held by its
+worker between its two calls, see :mod:`matchevals.cli._work`), and yields the workers'
+batches (rendered JSONL lines and a tally) in input order, taking each step as soon as the
+answer it needs has come (so one worker's late batch does not keep another waiting for its
+next call). Each chunk goes to the worker holding the fewest chunks not yet scored, and no
+worker is given more than :data:`HELD_PER_WORKER`: a chunk is bound to a worker once read, so
+a worker slowed down (by a busy neighbour on its core) is given less, and the run does not end
+with one worker still scoring a queue of chunks the other could have taken. Whatever the
+engine and whichever worker scored a chunk, the batches are the same, so the report is
+byte-identical. Engines: :class:`InProcess` here, worker processes
+(:mod:`matchevals.cli._processes`), Ray actors (:mod:`matchevals.cli._ray_engine`).
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -24,13 +29,8 @@ worker scored a chunk, the batches are the same, so the report is byte-identical
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import signal
-import threading
-import traceback
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from matchevals.cli._jsonl_line import jsonl_line
@@ -40,10 +40,21 @@ from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
 from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
 
-__all__ = ["CHUNK_BYTES", "CHUNK_LINES", "Engine", "InProcess", "Processes", "job_for", "run_job"]
+__all__ = [
+    "CHUNK_BYTES",
+    "CHUNK_LINES",
+    "HELD_PER_WORKER",
+    "Engine",
+    "InProcess",
+    "job_for",
+    "run_job",
+]
 
 CHUNK_LINES = 1000
 CHUNK_BYTES = 1 << 20
+HELD_PER_WORKER = 2
+"""Most chunks a worker holds not yet scored: the one it scores and the next one, so that it
+never waits for work, and at the end of the input no worker has more than one chunk left."""
 
 
 class Pending(Protocol):
@@ -55,17 +66,14 @@ class Pending(Protocol):
 
 
 class Engine(Protocol):
-    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker;
-    ``reads_files``: the workers can open the reading process's files themselves."""
+    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker (a
+    ``read`` may overtake the calls sent before it); ``reads_files``: the workers can open the
+    reading process's files themselves."""
 
     size: int
     reads_files: bool
 
     def submit(self, worker: int, method: str, *args: Any) -> Pending: ...
-
-    def least_busy(self) -> int:
-        """The worker with the fewest calls not yet answered (ties: the lowest number)."""
-        ...
 
     def wait(self) -> None:
         """Block until one more call is answered (at once when none is outstanding)."""
@@ -127,9 +135,6 @@ class InProcess:
     def submit(self, worker: int, method: str, *args: Any) -> Pending:
         return _Done(getattr(self._worker, method)(*args))
 
-    def least_busy(self) -> int:
-        return 0
-
     def wait(self) -> None:
         return None  # every call is answered when it is made
 
@@ -141,151 +146,6 @@ class InProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class WorkerError(RuntimeError):
-    """A worker process failed or died."""
-
-
-def _serve(job: Job, requests: Any, replies: Any) -> None:
-    """A worker process: answer calls until told to stop (Ctrl-C is the reader's business)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    worker = ChunkWorker(job)
-    while (request := requests.get()) is not None:
-        ticket, method, args = request
-        try:
-            replies.put((ticket, True, getattr(worker, method)(*args)))
-        except BaseException:
-            replies.put((ticket, False, traceback.format_exc()))
-    worker.close()
-
-
-class _Ticket:
-    __slots__ = ("_engine", "_number")
-
-    def __init__(self, engine: Processes, number: int) -> None:
-        self._engine, self._number = engine, number
-
-    def result(self) -> Any:
-        return self._engine._wait(self._number)
-
-    def done(self) -> bool:
-        return self._engine._taken_in(self._number)
-
-
-class Processes:
-    """``size`` worker processes, forked when this process runs no other thread (then they
-    start at once, with everything imported), else spawned."""
-
-    reads_files = True
-
-    def __init__(self, job: Job, size: int) -> None:
-        import multiprocessing  # here: a run with one worker never needs it
-
-        self.size = size
-        context = (
-            multiprocessing.get_context("fork")
-            if _can_fork()
-            else multiprocessing.get_context("spawn")
-        )
-        self._replies = context.Queue()
-        self._requests = [context.Queue() for _ in range(size)]
-        self._processes = [
-            context.Process(target=_serve, args=(job, requests, self._replies), daemon=True)
-            for requests in self._requests
-        ]
-        for process in self._processes:
-            process.start()
-        self._answers: dict[int, tuple[bool, Any]] = {}
-        self._tickets = 0
-        self._worker_of: dict[int, int] = {}  # the worker of each ticket not yet answered
-
-    def submit(self, worker: int, method: str, *args: Any) -> Pending:
-        self._tickets += 1
-        self._requests[worker].put((self._tickets, method, args))
-        self._worker_of[self._tickets] = worker
-        return _Ticket(self, self._tickets)
-
-    def least_busy(self) -> int:
-        self._take_in_arrived()
-        unanswered = [0] * self.size
-        for worker in self._worker_of.values():
-            unanswered[worker] += 1
-        return unanswered.index(min(unanswered))
-
-    def wait(self) -> None:
-        if self._worker_of:
-            self._take_in_one()
-
-    def _take_in_arrived(self) -> None:
-        with contextlib.suppress(queue.Empty):
-            while True:
-                self._arrived(*self._replies.get_nowait())
-
-    def _taken_in(self, ticket: int) -> bool:
-        if ticket in self._worker_of:
-            self._take_in_arrived()
-        return ticket not in self._worker_of
-
-    def _arrived(self, ticket: int, ok: bool, value: Any) -> None:
-        self._answers[ticket] = (ok, value)
-        del self._worker_of[ticket]
-
-    def _take_in_one(self) -> None:
-        """Block until one answer comes; a WorkerError if a worker died meanwhile."""
-        while True:
-            try:
-                answer = self._replies.get(timeout=1.0)
-            except queue.Empty:
-                for process in self._processes:
-                    if not process.is_alive():
-                        raise WorkerError(
-                            f"a worker process died (exit code {process.exitcode})"
-                        ) from None
-                continue
-            self._arrived(*answer)
-            return
-
-    def _wait(self, ticket: int) -> Any:
-        while ticket not in self._answers:
-            self._take_in_one()
-        ok, value = self._answers.pop(ticket)
-        if not ok:
-            raise WorkerError(f"a worker process failed:\n{value}")
-        return value
-
-    def close(self) -> None:
-        for requests in self._requests:
-            with contextlib.suppress(Exception):
-                requests.put(None)
-        for process in self._processes:
-            process.join(timeout=5)
-            if process.is_alive():
-                process.terminate()
-                process.join(timeout=5)
-        for channel in (*self._requests, self._replies):
-            channel.close()
-            channel.cancel_join_thread()
-
-    def terminate(self) -> None:
-        for process in self._processes:
-            if process.is_alive():
-                process.terminate()
-
-    def __enter__(self) -> Processes:
-        return self
-
-    def __exit__(self, kind: object, *exc: object) -> None:
-        if kind is not None:
-            self.terminate()
-        self.close()
-
-
-def _can_fork() -> bool:
-    """Fork is safe (and starts workers at once) only on POSIX with no other thread running."""
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def run_job(
@@ -323,14 +183,16 @@ def _index_references(
 ) -> Batch:
     """Index the references (their ids read by the workers); the problems in file order."""
     problems: list[tuple[int, Problem]] = []
-    pending: deque[tuple[Chunk, Pending]] = deque()
+    pending: deque[tuple[Chunk, int, Pending]] = deque()
     limit = 2 * engine.size
     while True:
         chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
         if chunk.lines:
-            pending.append((chunk, engine.submit(engine.least_busy(), "index", chunk)))
+            held = (worker for _, worker, answer in pending if not answer.done())
+            worker, _ = _fewest_held(engine.size, held)
+            pending.append((chunk, worker, engine.submit(worker, "index", chunk)))
         while pending and (len(pending) >= limit or not chunk.lines):
-            done, answer = pending.popleft()
+            done, _, answer = pending.popleft()
             ids, places = answer.result()
             problems += index.add(done, ids, places, references.fetch)
         if not chunk.lines:
@@ -348,10 +210,10 @@ def _score_outputs(
     index: ReferenceIndex | None,
     counts: Counts,
 ) -> Iterator[Batch]:
-    """Each chunk to the least busy worker: read, then (in order) numbered and scored, each
-    step taken as soon as its answer has come."""
+    """Each chunk to the worker holding the fewest: read, then (in order) numbered and
+    scored, each step taken as soon as its answer has come."""
     reading: deque[tuple[int, int, Chunk, Pending]] = deque()
-    scoring: deque[Pending] = deque()
+    scoring: deque[tuple[int, Pending]] = deque()
     size = engine.size
     # this process scores one chunk at a time (reading ahead would only keep more values alive)
     in_flight = 1 if isinstance(engine, InProcess) else 6 * size + 1
@@ -359,16 +221,16 @@ def _score_outputs(
     by_position = job.pairing == "position"
     while True:
         while not exhausted and len(reading) + len(scoring) < in_flight:
-            chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
-            partner = None
-            if by_position:
-                assert references is not None
-                count = len(chunk.lines) or CHUNK_LINES
-                partner = references.read(count, float("inf") if chunk.lines else CHUNK_BYTES)
-            if not chunk.lines and not (partner and partner.lines):
+            held = [worker for _, worker, _, _ in reading]
+            held += [worker for worker, answer in scoring if not answer.done()]
+            worker, holding = _fewest_held(size, held)
+            if holding >= HELD_PER_WORKER:
+                break
+            chunks = _next_chunks(outputs, references if by_position else None)
+            if chunks is None:
                 exhausted = True
                 break
-            worker = engine.least_busy()
+            chunk, partner = chunks
             reading.append(
                 (number, worker, chunk, engine.submit(worker, "read", number, chunk, partner))
             )
@@ -383,18 +245,41 @@ def _score_outputs(
                     lines = reference_lines(decisions, references.fetch)
             else:
                 pairs = answer.result()
-            scoring.append(engine.submit(worker, "score", chunk_number, first, decisions, lines))
+            scoring.append(
+                (worker, engine.submit(worker, "score", chunk_number, first, decisions, lines))
+            )
             first += pairs
             continue
-        if scoring and scoring[0].done():
-            yield scoring.popleft().result()
+        if scoring and scoring[0][1].done():
+            yield scoring.popleft()[1].result()
             continue
         if not reading and not scoring:
             break
-        # the next read to number and the next batch to yield are both awaited: whichever
-        # answer comes first is acted on, so a worker is not kept idle by another's slow chunk
+        # the next read to number, the next batch to yield and a worker's room for one more
+        # chunk are all awaited: whichever answer comes first is acted on
         engine.wait()
     counts.outputs = outputs.read_so_far
     if by_position:
         assert references is not None
         counts.references = references.read_so_far
+
+
+def _next_chunks(outputs: Reader, partners: Reader | None) -> tuple[Chunk, Chunk | None] | None:
+    """The next chunk of outputs and, pairing by position, of as many references; None once
+    both files are read."""
+    chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
+    if partners is None:
+        return (chunk, None) if chunk.lines else None
+    count = len(chunk.lines) or CHUNK_LINES
+    partner = partners.read(count, float("inf") if chunk.lines else CHUNK_BYTES)
+    return (chunk, partner) if chunk.lines or partner.lines else None
+
+
+def _fewest_held(size: int, held: Iterable[int]) -> tuple[int, int]:
+    """The worker holding the fewest chunks (``held``: the worker of each chunk held; ties:
+    the lowest number), and how many it holds."""
+    counts = [0] * size
+    for worker in held:
+        counts[worker] += 1
+    fewest = min(counts)
+    return counts.index(fewest), fewest

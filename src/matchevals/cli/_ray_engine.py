@@ -2,9 +2,11 @@
 
 Each actor is a :class:`~matchevals.cli._work.ChunkWorker` holding the job; the reading process
 sends it chunks of raw lines exactly as it sends them to local worker processes (Ray runs one
-caller's calls to an actor in the order they were made), so the report is byte-identical to a
-local run. Without ``--ray-address`` (or ``RAY_ADDRESS``) a local Ray is started for the run and
-stopped after it; on a cluster every node needs matchevals installed (or a ``runtime_env``).
+caller's calls to an actor in the order they were made; ``read`` calls, in a concurrency group
+of their own, on a second thread, as local workers answer them at once), so the report is
+byte-identical to a local run. Without ``--ray-address`` (or ``RAY_ADDRESS``) a local Ray is
+started for the run and stopped after it; on a cluster every node needs matchevals installed
+(or a ``runtime_env``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from matchevals.cli._processes import ANSWERED_AT_ONCE
 from matchevals.cli._read import InputError
 from matchevals.cli._work import ChunkWorker, Job
 
 __all__ = ["RayActors"]
+
+_AT_ONCE = "answered_at_once"
 
 
 def import_ray() -> Any:
@@ -65,31 +70,28 @@ class RayActors:
                 f"--workers {size}: the Ray cluster has {cpus} CPUs, one per actor"
             )
         self.size = size or max(1, cpus)
-        actor = ray.remote(num_cpus=1)(ChunkWorker)
+        actor = ray.remote(num_cpus=1, concurrency_groups={_AT_ONCE: 1})(ChunkWorker)
         self._actors = [actor.remote(job) for _ in range(self.size)]
         ray.get([worker.ready.remote() for worker in self._actors])  # fail early, here
-        self._unanswered: list[list[Any]] = [[] for _ in self._actors]  # each actor's calls
+        self._unanswered: list[Any] = []  # the calls not known to be answered
 
     def submit(self, worker: int, method: str, *args: Any) -> _Pending:
-        ref = getattr(self._actors[worker], method).remote(*args)
-        self._unanswered[worker].append(ref)
+        call = getattr(self._actors[worker], method)
+        if method in ANSWERED_AT_ONCE:
+            call = call.options(concurrency_group=_AT_ONCE)
+        ref = call.remote(*args)
+        self._unanswered.append(ref)
         return _Pending(self._ray, ref)
 
-    def least_busy(self) -> int:
-        self._forget_answered()
-        counts = [len(refs) for refs in self._unanswered]
-        return counts.index(min(counts))
-
     def wait(self) -> None:
-        self._forget_answered()
-        outstanding = [ref for refs in self._unanswered for ref in refs]
+        """Forget the calls answered, then wait for one more (at once when none is left)."""
+        if not self._unanswered:
+            return
+        ray, calls = self._ray, self._unanswered
+        _, outstanding = ray.wait(calls, num_returns=len(calls), timeout=0)
         if outstanding:
-            self._ray.wait(outstanding, num_returns=1)
-
-    def _forget_answered(self) -> None:
-        for refs in self._unanswered:
-            if refs:  # keep the calls not finished yet
-                _, refs[:] = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+            _, outstanding = ray.wait(outstanding, num_returns=1)
+        self._unanswered = outstanding
 
     def close(self) -> None:
         for worker in self._actors:

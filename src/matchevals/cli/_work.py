@@ -16,6 +16,10 @@ must judge itself, see :mod:`matchevals.cli._pairing`):
 
 :meth:`ChunkWorker.index` reads the ids of a chunk of reference lines for pairing by id: from
 their text where that is exact, else by parsing them.
+
+A worker process answers ``read`` on a second thread while ``score`` runs (see
+:mod:`matchevals.cli._processes`): the two share only the chunks held, each chunk under its own
+number, read before it is scored.
 """
 
 from __future__ import annotations
