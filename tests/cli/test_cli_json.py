@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,23 @@ def test_output_file_gets_the_report_and_stdout_stays_empty(
     assert json.loads(target.read_text()) == json.loads(
         run("json", *files, "--format", "json").stdout
     )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_text_only_stdout_gets_the_lines_decoded_then_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    """Report lines are made as bytes in the report's encoding; a standard output with no
+    binary buffer (an ``io.StringIO`` in its place) gets them as text, in order."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"name": "Zoë", "i": i} for i in range(2500)])
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{"name": "Zoé", "i": i} for i in range(2500)])
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert main(["json", str(out), str(ref), "--format", "jsonl", "--workers", workers]) == 0
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["index"] for line in lines[:-1]] == list(range(2500))
+    assert lines[0]["outputs"] == {"name": "Zoë", "i": 0}
+    assert lines[-1]["type"] == "summary" and lines[-1]["examples_scored"] == 2500
 
 
 @pytest.mark.parametrize(("bar", "status"), [("0.9", 1), ("0.8333", 0), ("0", 0), ("1", 1)])

@@ -167,7 +167,7 @@ class _Later:
 
 def _report(batches: list[Batch]) -> list[tuple[Any, ...]]:
     return [
-        (batch.text, batch.tally.scored, batch.tally.problems, batch.tally.score.total)
+        (batch.encoded, batch.tally.scored, batch.tally.problems, batch.tally.score.total)
         for batch in batches
     ]
 

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,14 +122,18 @@ def test_report_lines_carry_the_input_lines_text_and_decode_to_the_scored_values
     ]
 
 
-def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path, workers: str) -> None:
+    """In a file and on standard output, whoever encodes the lines (the workers do)."""
     outputs, references = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
     outputs.write_bytes(b'{"a": "\\ud800"}\n{"a": "\xed\xa0\x80"}\n')
     references.write_text('{"a": "x"}\n{"a": "x"}\n')
     for target in ("-o", None):
         report = tmp_path / "report.jsonl"
         flags = ["-o", report] if target else []
-        completed = run("json", outputs, references, "--format", "jsonl", *flags)
+        completed = run(
+            "json", outputs, references, "--format", "jsonl", "--workers", workers, *flags
+        )
         no_traceback(completed)
         assert completed.returncode == 0, completed.stderr
         text = report.read_text(encoding="utf-8") if target else completed.stdout
@@ -137,15 +142,20 @@ def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path) -> None:
         assert "\\ud800" in examples[0]["results"][0]["comment"].encode("unicode_escape").decode()
 
 
-def test_a_narrow_stdout_gets_json_escapes_that_decode_to_the_values(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_narrow_stdout_gets_json_escapes_that_decode_to_the_values(
+    tmp_path: Path, workers: str
+) -> None:
     """With ``PYTHONIOENCODING=ascii`` what stdout cannot encode is written as JSON escapes
-    (``\\u00e9``, a surrogate pair beyond the BMP), so every line still decodes to its values."""
+    (``\\u00e9``, a surrogate pair beyond the BMP), so every line still decodes to its values;
+    worker processes make the lines in stdout's encoding too."""
     outputs, references = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
     outputs.write_text('{"a": "café 😀"}\n', encoding="utf-8")
     references.write_text('{"a": "café"}\n', encoding="utf-8")
     env = {**os.environ, "LANGSMITH_TRACING": "false", "PYTHONIOENCODING": "ascii"}
+    command = [executable(), "json", str(outputs), str(references), "--format", "jsonl"]
     completed = subprocess.run(
-        [executable(), "json", str(outputs), str(references), "--format", "jsonl"],
+        [*command, "--workers", workers],
         capture_output=True,
         env=env,
         timeout=300,

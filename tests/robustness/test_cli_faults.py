@@ -200,3 +200,15 @@ def test_a_full_disk(
     clean(completed)
     assert completed.returncode == 2
     assert "No space left on device" in completed.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_under_a_long_report(tmp_path: Path, references: Path, workers: str) -> None:
+    """Batches larger than the file's buffer fail as they are written, not only at close."""
+    outputs = write_lines(tmp_path / "outputs.jsonl", [b'{"a": %d}' % i for i in range(3000)])
+    arguments = ["json", outputs, references, "--format", "jsonl", "--workers", workers]
+    completed = cli(*arguments, "--skip-invalid", "--output", "/dev/full", cwd=tmp_path)
+    clean(completed)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("matchevals: error: cannot write the report to /dev/full")

@@ -16,7 +16,14 @@ from typing import IO, TYPE_CHECKING, Any
 from matchevals.cli._engine import Engine, job_for, run_job
 from matchevals.cli._flags import in_cli_words, option_conflict
 from matchevals.cli._judge import JudgeFlagError, check_picklable, load_judge
-from matchevals.cli._output import EXIT_BELOW, EXIT_INVALID, EXIT_OK, destination
+from matchevals.cli._output import (
+    EXIT_BELOW,
+    EXIT_INVALID,
+    EXIT_OK,
+    destination,
+    report_encoding,
+    write_encoded,
+)
 from matchevals.cli._progress import InputMeter, with_progress
 from matchevals.cli._read import Problem, Reader, load_document
 from matchevals.cli._report import (
@@ -138,6 +145,7 @@ def run_scoring(
         kind, options, outputs, references, id_key=args.id_key, reference=reference,
         lines=args.format == "jsonl", worst=summary.worst_count,
         details=args.html_details if page is not None else None,
+        encoding=report_encoding(args.output),
     )  # fmt: skip
     with contextlib.ExitStack() as stack:
         stack.enter_context(outputs)
@@ -152,8 +160,8 @@ def run_scoring(
         for batch in batches:
             seen = len(summary.problems)
             summary.merge(batch.tally)
-            if batch.text:
-                out.write(batch.text)
+            if batch.encoded:
+                write_encoded(out, batch.encoded, job.encoding)
             if page is not None:
                 page.add_batch(batch)
             if show_problems:

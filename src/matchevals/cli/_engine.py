@@ -23,7 +23,7 @@ byte-identical. Engines: :class:`InProcess` here, worker processes
 ...     job = job_for("json", {}, Reader(out), Reader(ref), lines=True)
 ...     with InProcess(job) as engine:
 ...         batches = list(run_job(job, engine, Reader(out), Reader(ref), Counts()))
->>> [batch.tally.scored for batch in batches], batches[0].text.count("\\n")
+>>> [batch.tally.scored for batch in batches], batches[0].encoded.count(b"\\n")
 ([2], 2)
 """
 
@@ -38,7 +38,7 @@ from matchevals.cli._pairing import ReferenceIndex, reference_lines
 from matchevals.cli._read import Chunk, Counts, Problem, Reader
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
-from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing
+from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing, encode_lines
 
 __all__ = [
     "CHUNK_BYTES",
@@ -97,6 +97,7 @@ def job_for(
     lines: bool = False,
     worst: int = 5,
     details: int | None = None,
+    encoding: str = "utf-8",
 ) -> Job:
     """The job for these inputs: pairing by id, with one reference, or by position."""
     pairing: Pairing = "id" if id_key else "one" if references is None else "position"
@@ -106,7 +107,7 @@ def job_for(
         reference_file = str(references.jsonl_path.resolve())
     return Job(
         kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details,
-        reference_file,
+        reference_file, encoding,
     )  # fmt: skip
 
 
@@ -166,7 +167,7 @@ def run_job(
     if job.details:
         asked = [engine.submit(worker, "details") for worker in range(engine.size)]
         kept = [example for answer in asked for example in answer.result()]
-        yield Batch("", Tally(job.kind, job.worst), 0, details=kept)
+        yield Batch(b"", Tally(job.kind, job.worst), 0, details=kept)
 
 
 def _from_reader(job: Job, problems: list[Any]) -> Batch:
@@ -174,8 +175,8 @@ def _from_reader(job: Job, problems: list[Any]) -> Batch:
     tally = Tally(job.kind, job.worst)
     for problem in problems:
         tally.add(problem)
-    text = "".join(jsonl_line(problem) + "\n" for problem in problems) if job.lines else ""
-    return Batch(text, tally, len(problems))
+    lines = [jsonl_line(problem) for problem in problems] if job.lines else []
+    return Batch(encode_lines(lines, job.encoding), tally, len(problems))
 
 
 def _index_references(

@@ -38,6 +38,22 @@ class _Guarded:
 
     def __init__(self, handle: IO[str], where: str) -> None:
         self._handle, self._where = handle, where
+        self._binary: IO[bytes] | None = getattr(handle, "buffer", None)
+        self.encoding_of_lines = _encoding_of_lines(handle)
+
+    def write_encoded(self, data: bytes, encoding: str) -> None:
+        """Write report lines encoded in ``encoding``: as they are, after the text written
+        so far, where the handle writes that encoding to a binary buffer; else decoded."""
+        if self._binary is None or encoding != self.encoding_of_lines:
+            self.write(data.decode(encoding))
+            return
+        self.flush()
+        try:
+            self._binary.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
 
     def write(self, text: str) -> int:
         try:
@@ -90,6 +106,31 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
 
 
 codecs.register_error(JSON_ESCAPE, _json_escapes)
+
+
+def _encoding_of_lines(handle: IO[str]) -> str:
+    """The encoding report lines are made in for ``handle``: its own where it has a binary
+    buffer to write them to, else UTF-8 (they are decoded again, for a text-only stream)."""
+    encoding = getattr(handle, "encoding", None)
+    if getattr(handle, "buffer", None) is None or not isinstance(encoding, str):
+        return "utf-8"
+    return codecs.lookup(encoding).name
+
+
+def report_encoding(path: str | None) -> str:
+    """The encoding workers make the report's lines in, for the report :func:`destination`
+    opens for ``path`` (a file is UTF-8; standard output has its own)."""
+    return "utf-8" if path is not None else _encoding_of_lines(sys.stdout)
+
+
+def write_encoded(out: IO[str], data: bytes, encoding: str) -> None:
+    """Write report lines made in ``encoding`` (:func:`report_encoding`) to a report
+    :func:`destination` gave."""
+    writer = getattr(out, "write_encoded", None)
+    if writer is None:
+        out.write(data.decode(encoding))
+    else:
+        writer(data, encoding)
 
 
 def discard_stdout() -> None:

@@ -9,7 +9,8 @@ must judge itself, see :mod:`matchevals.cli._pairing`):
    by position, or one reference for all), or the id of each output (pairing by id).
 2. :meth:`ChunkWorker.score` gets the number of the chunk's first example (and, by id, where
    each output's reference line is, or the problem that replaces it), scores the examples and
-   answers with the report's JSONL lines already rendered and a
+   answers with the report's JSONL lines already rendered and encoded (in the report's
+   encoding, so the reading process writes them as they come) and a
    :class:`~matchevals.cli._tally.Tally`. By id, the worker reads each reference line from the
    file itself, by byte offset, unless the lines come with the call (Ray actors, which may run
    where the file is not; references from a ``.json`` file, which only the reader holds).
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from matchevals.cli._jsonl_line import jsonl_line
+from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import Decision, line_places, place_of
 from matchevals.cli._read import Chunk, LineError, Problem, Side, decode, id_of
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
@@ -57,13 +59,15 @@ class Job:
     worst: int = 5
     details: int | None = None  # --format html: collect its rows, and the worst N's details
     reference_file: str | None = None  # by id: the JSONL file of references, for workers to read
+    encoding: str = "utf-8"  # the report's (see matchevals.cli._output.report_encoding)
 
 
 @dataclass(slots=True)
 class Batch:
-    """What comes back for a chunk: its report lines (``lines`` jobs) and its tally."""
+    """What comes back for a chunk: its report lines (``lines`` jobs), encoded in the
+    job's ``encoding`` (what it cannot hold as JSON escapes), and its tally."""
 
-    text: str
+    encoded: bytes
     tally: Tally
     items: int = 0
     # pairing by id: the id of each output, None where the line had none
@@ -174,8 +178,7 @@ class ChunkWorker:
             if job.details is not None:
                 rows.append(row_of(item.index, item.id, item.where, item.score, item.results))
                 self._keep_detail(item, outputs, reference)
-        text = "\n".join(lines) + "\n" if lines else ""
-        return Batch(text, tally, len(held), rows=rows)
+        return Batch(encode_lines(lines, job.encoding), tally, len(held), rows=rows)
 
     def _keep_detail(self, item: Scored, outputs: Any, reference: Any) -> None:
         """Keep the ``details`` worst examples this worker scored (the report's order)."""
@@ -307,6 +310,11 @@ class ChunkWorker:
 
 
 _ABSENT: Any = object()
+
+
+def encode_lines(lines: list[str], encoding: str) -> bytes:
+    """The report's lines as its bytes (what ``encoding`` cannot hold as JSON escapes)."""
+    return ("\n".join(lines) + "\n").encode(encoding, JSON_ESCAPE) if lines else b""
 
 
 def _value(chunk: Chunk, offset: int, side: Side, position: int) -> Any:
