@@ -62,9 +62,21 @@ def key_scores(results: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, floa
         for run in runs or ():
             if not isinstance(run, Mapping):
                 continue
-            for position, verdict in enumerate(run.get("verdicts") or ()):
-                value = None if verdict == "unchecked" else float(verdict == "match")
-                yield f"{SUPERSTEP}{position}", value
+            verdicts = run.get("verdicts") or ()
+            names = _superstep_names(len(verdicts))
+            for position, verdict in enumerate(verdicts):
+                value = None if verdict == "unchecked" else 1.0 if verdict == "match" else 0.0
+                yield names[position], value
+
+
+_SUPERSTEP_NAMES: list[str] = []
+
+
+def _superstep_names(count: int) -> list[str]:
+    """``["superstep 0", ...]``, at least ``count`` of them (made once: every run asks)."""
+    while len(_SUPERSTEP_NAMES) < count:
+        _SUPERSTEP_NAMES.append(f"{SUPERSTEP}{len(_SUPERSTEP_NAMES)}")
+    return _SUPERSTEP_NAMES
 
 
 def below_threshold(results: Sequence[Mapping[str, Any]]) -> float | None:
