@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 from matchevals.cli import main
+from matchevals.cli._output import destination, report_encoding, write_encoded
 from tests.cli.helpers import as_json, no_traceback, run, write_jsonl
 
 PEOPLE = [{"name": "Ann", "age": 30}, {"name": "Bob", "age": 40}, {"name": "Cy", "age": 5}]
@@ -115,6 +117,22 @@ def test_a_text_only_stdout_gets_the_lines_decoded_then_the_summary(
     assert [line["index"] for line in lines[:-1]] == list(range(2500))
     assert lines[0]["outputs"] == {"name": "Zoë", "i": 0}
     assert lines[-1]["type"] == "summary" and lines[-1]["examples_scored"] == 2500
+
+
+def test_where_newlines_are_translated_the_lines_go_through_the_text_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On Windows a text handle writes ``\\n`` as ``\\r\\n``: lines made as bytes are
+    written as text there too, so the report's line ends agree."""
+    binary = io.BytesIO()
+    stdout = io.TextIOWrapper(binary, encoding="ascii", newline="\r\n")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(os, "linesep", "\r\n")
+    assert report_encoding(None) == "utf-8"  # not stdout's: the lines are decoded again
+    with destination(None) as (out, _):
+        write_encoded(out, "é\n".encode(), "utf-8")
+        out.write("summary\n")
+    assert binary.getvalue() == b"\\u00e9\r\nsummary\r\n"
 
 
 @pytest.mark.parametrize(("bar", "status"), [("0.9", 1), ("0.8333", 0), ("0", 0), ("1", 1)])

@@ -38,7 +38,7 @@ class _Guarded:
 
     def __init__(self, handle: IO[str], where: str) -> None:
         self._handle, self._where = handle, where
-        self._binary: IO[bytes] | None = getattr(handle, "buffer", None)
+        self._binary: IO[bytes] | None = _binary_under(handle)
         self.encoding_of_lines = _encoding_of_lines(handle)
 
     def write_encoded(self, data: bytes, encoding: str) -> None:
@@ -108,11 +108,17 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(JSON_ESCAPE, _json_escapes)
 
 
+def _binary_under(handle: IO[str]) -> IO[bytes] | None:
+    """The binary buffer under a text handle, where lines can be written to it as bytes: not
+    for a text-only stream, nor where text is written with newlines translated (Windows)."""
+    return getattr(handle, "buffer", None) if os.linesep == "\n" else None
+
+
 def _encoding_of_lines(handle: IO[str]) -> str:
-    """The encoding report lines are made in for ``handle``: its own where it has a binary
-    buffer to write them to, else UTF-8 (they are decoded again, for a text-only stream)."""
+    """The encoding report lines are made in for ``handle``: its own where they can be written
+    to its binary buffer, else UTF-8 (they are decoded again and written as text)."""
     encoding = getattr(handle, "encoding", None)
-    if getattr(handle, "buffer", None) is None or not isinstance(encoding, str):
+    if _binary_under(handle) is None or not isinstance(encoding, str):
         return "utf-8"
     return codecs.lookup(encoding).name
 
