@@ -62,21 +62,15 @@ def key_scores(results: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, floa
         for run in runs or ():
             if not isinstance(run, Mapping):
                 continue
-            verdicts = run.get("verdicts") or ()
-            names = _superstep_names(len(verdicts))
-            for position, verdict in enumerate(verdicts):
+            for position, verdict in enumerate(run.get("verdicts") or ()):
                 value = None if verdict == "unchecked" else 1.0 if verdict == "match" else 0.0
-                yield names[position], value
+                name = _SUPERSTEP_NAMES[position] if position < _NAMED else f"{SUPERSTEP}{position}"
+                yield name, value
 
 
-_SUPERSTEP_NAMES: list[str] = []
-
-
-def _superstep_names(count: int) -> list[str]:
-    """``["superstep 0", ...]``, at least ``count`` of them (made once: every run asks)."""
-    while len(_SUPERSTEP_NAMES) < count:
-        _SUPERSTEP_NAMES.append(f"{SUPERSTEP}{len(_SUPERSTEP_NAMES)}")
-    return _SUPERSTEP_NAMES
+_NAMED = 256
+_SUPERSTEP_NAMES = [f"{SUPERSTEP}{position}" for position in range(_NAMED)]
+"""The first supersteps' names, made once: every run of every example asks for them."""
 
 
 def below_threshold(results: Sequence[Mapping[str, Any]]) -> float | None:
