@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from matchevals.cli._engine import HELD_PER_WORKER, InProcess, job_for, run_job
 from matchevals.cli._pairing import ReferenceIndex, line_places, place_of
 from matchevals.cli._processes import Processes, WorkerError
-from matchevals.cli._read import Chunk, Counts, Problem, Reader, Side
+from matchevals.cli._read import Chunk, Counts, Problem, Reader, Side, Span
 from matchevals.cli._work import Batch, ChunkWorker, Job
 from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
@@ -83,8 +83,8 @@ def test_whole_chunks_are_indexed_and_decided_as_line_by_line(
             for i, ident in enumerate(group)
         ]
         places = line_places(chunk, parsed=[])
-        got = fast.add(chunk, ids, places, fetch)
-        assert got == slow._add_one_by_one(chunk, ids, places, fetch)
+        got = fast.add(ids, places, fetch)
+        assert got == slow._add_one_by_one(ids, places, fetch)
         assert _state(fast) == _state(slow)
     first = 0
     for group in outputs:
@@ -99,7 +99,7 @@ def test_whole_chunks_are_indexed_and_decided_as_line_by_line(
 def test_a_decision_says_where_the_reference_line_is() -> None:
     chunk = Chunk(7, [b'{"id": "a"}\n', b'{"id": "b", "v": 1}\n'], [100, 112])
     index = ReferenceIndex("id", SIDE)
-    assert index.add(chunk, ["a", "b"], line_places(chunk, [1]), lambda o, n: b"") == []
+    assert index.add(["a", "b"], line_places(chunk, [1]), lambda o, n: b"") == []
     decisions, pairs = index.decide(["b", "a", "b"], Side("out.jsonl"), 0)
     assert pairs == 2
     assert [place_of(d) for d in decisions[:2] if isinstance(d, int)] == [
@@ -120,10 +120,13 @@ class Scripted:
         self._script = random.Random(seed)
         self._outstanding: list[_Later] = []
         self.given: list[int] = []  # the worker of each chunk, in the order they were read
+        self.sent: set[type] = set()  # what the chunks of lines came as
 
     def submit(self, worker: int, method: str, *args: Any) -> _Later:
         if method == "read":
             self.given.append(worker)
+        if method in ("read", "index"):
+            self.sent.update(type(arg) for arg in args if isinstance(arg, (Chunk, Span)))
         answer = _Later(getattr(self._workers[worker], method)(*args), self._outstanding)
         self._outstanding.append(answer)
         return answer
@@ -192,6 +195,8 @@ def test_whichever_worker_scores_a_chunk_and_however_it_gets_its_references(
         )
         assert _report(got) == _report(expected)
         assert len(set(engine.given)) > 1  # the chunks did go to different workers
+        # workers that open the files are told where the lines are; the others get the lines
+        assert engine.sent == ({Span} if reads_files else {Chunk})
 
 
 class HeldBack:
@@ -285,7 +290,7 @@ def test_a_worker_process_answers_a_read_while_a_score_runs(tmp_path: Path) -> N
     line = b'{"id": "a", "v": 1}\n'
     index = ReferenceIndex("id", SIDE)
     chunk = Chunk(0, [line], [0])
-    index.add(chunk, ["a"], line_places(chunk, []), lambda offset, length: line)
+    index.add(["a"], line_places(chunk, []), lambda offset, length: line)
     with Processes(job, 1) as engine:
         assert engine.submit(0, "read", 0, chunk, None).result() == ["a"]
         decisions, _ = index.decide(["a"], Side("out.jsonl"), 0)

@@ -1,18 +1,20 @@
 """The reading loop, the engines' protocol, and scoring in this process.
 
 The reading process moves bytes (it parses only the rare reference lines pairing by id must
-judge: a duplicate id, a reference no output asked for): it reads chunks of raw lines, sends
-them to workers, numbers the pairs from the workers' short answers (a chunk is held by its
-worker between its two calls, see :mod:`matchevals.cli._work`), and yields the workers'
-batches (rendered JSONL lines and a tally) in input order, taking each step as soon as the
-answer it needs has come (so one worker's late batch does not keep another waiting for its
-next call). Each chunk goes to the worker holding the fewest chunks not yet scored, and no
-worker is given more than :data:`HELD_PER_WORKER`: a chunk is bound to a worker once read, so
-a worker slowed down (by a busy neighbour on its core) is given less, and the run does not end
-with one worker still scoring a queue of chunks the other could have taken. Whatever the
-engine and whichever worker scored a chunk, the batches are the same, so the report is
-byte-identical. Engines: :class:`InProcess` here, worker processes
-(:mod:`matchevals.cli._processes`), Ray actors (:mod:`matchevals.cli._ray_engine`).
+judge: a duplicate id, a reference no output asked for): it finds where chunks of lines are
+(:class:`~matchevals.cli._read.Span`, which the workers read themselves; the lines, for engines
+whose workers cannot open the files), sends them to workers, numbers the pairs from the
+workers' short answers (a chunk is held by its worker between its two calls, see
+:mod:`matchevals.cli._work`), and yields the workers' batches (rendered JSONL lines and a
+tally) in input order, taking each step as soon as the answer it needs has come (so one
+worker's late batch does not keep another waiting for its next call). Each chunk goes to the
+worker holding the fewest chunks not yet scored, and no worker is given more than
+:data:`HELD_PER_WORKER`: a chunk is bound to a worker once read, so a worker slowed down (by a
+busy neighbour on its core) is given less, and the run does not end with one worker still
+scoring a queue of chunks the other could have taken. Whatever the engine and whichever worker
+scored a chunk, the batches are the same, so the report is byte-identical. Engines:
+:class:`InProcess` here, worker processes (:mod:`matchevals.cli._processes`), Ray actors
+(:mod:`matchevals.cli._ray_engine`).
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -35,7 +37,7 @@ from typing import Any, Protocol
 
 from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._pairing import ReferenceIndex, reference_lines
-from matchevals.cli._read import Chunk, Counts, Problem, Reader
+from matchevals.cli._read import Chunk, Counts, Problem, Reader, Span
 from matchevals.cli._run import Kind
 from matchevals.cli._tally import Tally
 from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing, encode_lines
@@ -184,19 +186,19 @@ def _index_references(
 ) -> Batch:
     """Index the references (their ids read by the workers); the problems in file order."""
     problems: list[tuple[int, Problem]] = []
-    pending: deque[tuple[Chunk, int, Pending]] = deque()
+    pending: deque[tuple[int, Pending]] = deque()
     limit = 2 * engine.size
+    take = Reader.span if engine.reads_files else Reader.read
     while True:
-        chunk = references.read(CHUNK_LINES, CHUNK_BYTES)
-        if chunk.lines:
-            held = (worker for _, worker, answer in pending if not answer.done())
+        chunk = take(references, CHUNK_LINES, CHUNK_BYTES)
+        if len(chunk):
+            held = (worker for worker, answer in pending if not answer.done())
             worker, _ = _fewest_held(engine.size, held)
-            pending.append((chunk, worker, engine.submit(worker, "index", chunk)))
-        while pending and (len(pending) >= limit or not chunk.lines):
-            done, _, answer = pending.popleft()
-            ids, places = answer.result()
-            problems += index.add(done, ids, places, references.fetch)
-        if not chunk.lines:
+            pending.append((worker, engine.submit(worker, "index", chunk)))
+        while pending and (len(pending) >= limit or not len(chunk)):
+            ids, places = pending.popleft()[1].result()
+            problems += index.add(ids, places, references.fetch)
+        if not len(chunk):
             break
     counts.references = references.read_so_far
     problems.sort(key=lambda found: found[0])
@@ -213,7 +215,7 @@ def _score_outputs(
 ) -> Iterator[Batch]:
     """Each chunk to the worker holding the fewest: read, then (in order) numbered and
     scored, each step taken as soon as its answer has come."""
-    reading: deque[tuple[int, int, Chunk, Pending]] = deque()
+    reading: deque[tuple[int, int, Chunk | Span, Pending]] = deque()
     scoring: deque[tuple[int, Pending]] = deque()
     size = engine.size
     # this process scores one chunk at a time (reading ahead would only keep more values alive)
@@ -227,7 +229,7 @@ def _score_outputs(
             worker, holding = _fewest_held(size, held)
             if holding >= HELD_PER_WORKER:
                 break
-            chunks = _next_chunks(outputs, references if by_position else None)
+            chunks = _next_chunks(outputs, references if by_position else None, engine)
             if chunks is None:
                 exhausted = True
                 break
@@ -265,15 +267,18 @@ def _score_outputs(
         counts.references = references.read_so_far
 
 
-def _next_chunks(outputs: Reader, partners: Reader | None) -> tuple[Chunk, Chunk | None] | None:
-    """The next chunk of outputs and, pairing by position, of as many references; None once
-    both files are read."""
-    chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
+def _next_chunks(
+    outputs: Reader, partners: Reader | None, engine: Engine
+) -> tuple[Chunk | Span, Chunk | Span | None] | None:
+    """The next chunk of outputs and, pairing by position, of as many references (as spans
+    where the workers read the files); None once both files are read."""
+    take = Reader.span if engine.reads_files else Reader.read
+    chunk = take(outputs, CHUNK_LINES, CHUNK_BYTES)
     if partners is None:
-        return (chunk, None) if chunk.lines else None
-    count = len(chunk.lines) or CHUNK_LINES
-    partner = partners.read(count, float("inf") if chunk.lines else CHUNK_BYTES)
-    return (chunk, partner) if chunk.lines or partner.lines else None
+        return (chunk, None) if len(chunk) else None
+    count = len(chunk) or CHUNK_LINES
+    partner = take(partners, count, float("inf") if len(chunk) else CHUNK_BYTES)
+    return (chunk, partner) if len(chunk) or len(partner) else None
 
 
 def _fewest_held(size: int, held: Iterable[int]) -> tuple[int, int]:

@@ -28,7 +28,7 @@ as those unreadable lines could be its partners.
 ...     return lines[offset]
 >>> index = ReferenceIndex("id", Side("ref.jsonl"))
 >>> chunk = Chunk(0, list(lines.values()), list(lines))
->>> index.add(chunk, [1, 1], line_places(chunk, parsed=[]), fetch)
+>>> index.add([1, 1], line_places(chunk, parsed=[]), fetch)
 [(1, Problem(where='ref.jsonl:2', message='duplicate id 1 (first at ref.jsonl:1)', counted=True))]
 >>> decisions, pairs = index.decide([1, 2, None, 1], Side("out.jsonl"), 0)
 >>> place_of(decisions[0]), decisions[1:], pairs
@@ -85,43 +85,41 @@ class ReferenceIndex:
         self._unreadable_references = _Unreadable()
         self._unreadable_outputs = _Unreadable()
 
-    def add(
-        self, chunk: Chunk, ids: list[Any], places: list[int], fetch: Fetch
-    ) -> list[tuple[int, Problem]]:
+    def add(self, ids: list[Any], places: list[int], fetch: Fetch) -> list[tuple[int, Problem]]:
         """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem;
         ``places[i]``: where the line is, see :func:`line_places`); the problems found, each
-        with the position of the line it is about."""
+        with the position of the line it is about (a line ``fetch`` reads again to judge)."""
         index = self._where
         if not any(isinstance(ident, Problem) for ident in ids):
             fresh = dict(zip(ids, places, strict=True))
             if len(fresh) == len(ids) and index.keys().isdisjoint(fresh.keys()):
                 index.update(fresh)  # the usual chunk: new ids only, added at C speed
                 return []
-        return self._add_one_by_one(chunk, ids, places, fetch)
+        return self._add_one_by_one(ids, places, fetch)
 
     def _add_one_by_one(
-        self, chunk: Chunk, ids: list[Any], places: list[int], fetch: Fetch
+        self, ids: list[Any], places: list[int], fetch: Fetch
     ) -> list[tuple[int, Problem]]:
         """:meth:`add` for a chunk with problems: each line in turn."""
         problems: list[tuple[int, Problem]] = []
         index = self._where
-        for line, place, ident in zip(chunk.lines, places, ids, strict=True):
+        for place, ident in zip(places, ids, strict=True):
             if isinstance(ident, Problem):
                 self._unreadable_references.count += 1
                 problems.append((_unpack(place)[0], ident))
             elif ident in index:
-                problems.append(self._duplicate(ident, _unpack(place), line, fetch))
+                problems.append(self._duplicate(ident, _unpack(place), fetch))
             else:
                 index[ident] = place
         return problems
 
     def _duplicate(
-        self, ident: Any, entry: tuple[int, int, int, bool], line: bytes, fetch: Fetch
+        self, ident: Any, entry: tuple[int, int, int, bool], fetch: Fetch
     ) -> tuple[int, Problem]:
         """A second line with a known id: a duplicate, unless one of the two is not JSON (then
         that one is the problem, and the other is the reference)."""
-        position, _, _, parsed = entry
-        if not parsed and (why := _not_json(line)) is not None:
+        position, offset, length, parsed = entry
+        if not parsed and (why := _not_json(fetch(offset, length))) is not None:
             self._unreadable_references.count += 1
             return position, Problem(self.side.where(position), why)
         first, offset, length, first_parsed = _unpack(self._where[ident])

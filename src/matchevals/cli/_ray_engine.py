@@ -1,12 +1,12 @@
 """``--engine ray``: the chunks of a run scored by Ray actors, on one machine or a cluster.
 
 Each actor is a :class:`~matchevals.cli._work.ChunkWorker` holding the job; the reading process
-sends it chunks of raw lines exactly as it sends them to local worker processes (Ray runs one
-caller's calls to an actor in the order they were made; ``read`` calls, in a concurrency group
-of their own, on a second thread, as local workers answer them at once), so the report is
-byte-identical to a local run. Without ``--ray-address`` (or ``RAY_ADDRESS``) a local Ray is
-started for the run and stopped after it; on a cluster every node needs matchevals installed
-(or a ``runtime_env``).
+sends it chunks of raw lines, in the order local worker processes get theirs (they are sent
+spans and read the lines from the file themselves). Ray runs one caller's calls to an actor in
+the order they were made (``read`` calls in a concurrency group of their own, on a second
+thread, as local workers answer them at once), so the report is byte-identical to a local run.
+Without ``--ray-address`` (or ``RAY_ADDRESS``) a local Ray is started for the run and stopped
+after it; on a cluster every node needs matchevals installed (or a ``runtime_env``).
 """
 
 from __future__ import annotations

@@ -3,9 +3,13 @@
 The process that reads a file parses nothing (pairing by id aside, see
 :mod:`matchevals.cli._pairing`): :class:`Reader` hands out :class:`Chunk` s of raw
 JSONL lines (with their byte offsets), and whoever scores a chunk decodes it with
-:func:`decode`. A ``.jsonl`` file is read one line at a time and never held whole; a ``.json``
-file holds one value (one example) or a list of examples and is loaded at once (each example is
-then encoded back to one JSON line, which decodes to an equal value).
+:func:`decode`. Where the one who scores a chunk can open the file itself, the reader hands out
+a :class:`Span` instead: where the chunk's lines are, found by counting newlines in blocks of
+the file, never splitting it into lines; :meth:`Span.chunk` reads the lines there (so the
+lines cross no pipe, and the reading process does not touch each one). A ``.jsonl`` file is
+read a block at a time and never held whole; a ``.json`` file holds one value (one example) or
+a list of examples and is loaded at once (each example is then encoded back to one JSON line,
+which decodes to an equal value).
 
 Every line of a JSONL file is one example and keeps its position: a line that is blank or not
 valid JSON, an example without a usable id, or an example missing its partner becomes a
@@ -21,6 +25,8 @@ matchevals.cli._read.LineError: blank line (each line of a JSONL file is one exa
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -39,11 +45,14 @@ __all__ = [
     "Problem",
     "Reader",
     "Side",
+    "Span",
     "decode",
     "id_of",
 ]
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+SCAN_BYTES = 1 << 17
+"""How much of a JSONL file is read at a time to find where its lines end."""
 BLANK = "blank line (each line of a JSONL file is one example)"
 
 
@@ -112,6 +121,46 @@ class Chunk:
     first: int
     lines: list[bytes]
     offsets: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a chunk's lines are: lines ``first`` to ``first + count - 1`` of the JSONL file at
+    ``path`` (``identity``: its device and inode), its bytes ``start`` to ``end``;
+    :meth:`chunk` reads them."""
+
+    path: str
+    identity: tuple[int, int]
+    first: int
+    count: int
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    def chunk(self, descriptor: int) -> Chunk:
+        """The lines of the span, read from ``descriptor`` (the file at ``path``), as
+        :meth:`Reader.read` gives them; :class:`InputError` if the file changed since."""
+        found = os.fstat(descriptor)
+        if (found.st_dev, found.st_ino) != self.identity:
+            raise InputError(f"{self.path}: the file was replaced while it was being read")
+        size = self.end - self.start
+        data = os.pread(descriptor, size, self.start)
+        while len(data) < size and (
+            more := os.pread(descriptor, size - len(data), self.start + len(data))
+        ):
+            data += more  # a read returns at most 2 GiB
+        lines = io.BytesIO(data).readlines()
+        cut = bool(lines) and lines[-1][-1:] != b"\n" and found.st_size != self.end
+        if len(data) != size or len(lines) != self.count or cut:
+            raise InputError(f"{self.path}: the file changed while it was being read")
+        offsets = list(itertools.accumulate(map(len, lines), initial=self.start))
+        offsets.pop()
+        return Chunk(self.first, lines, offsets)
 
 
 def decode(line: bytes) -> Any:
@@ -255,6 +304,7 @@ class Reader:
         self._values: list[bytes] | None = None
         self._handle: Any = None
         self._offset = 0
+        self._path, self._identity = os.path.abspath(path), (0, 0)
         if not _is_jsonl(path):
             document = load_document(path)
             listed = isinstance(document, list) and not (
@@ -269,6 +319,8 @@ class Reader:
             self._handle = path.open("rb")
         except OSError as error:
             raise InputError(f"{path}: {error.strerror or error}") from None
+        found = os.fstat(self._handle.fileno())
+        self._identity = found.st_dev, found.st_ino
 
     def __enter__(self) -> Reader:
         return self
@@ -281,25 +333,23 @@ class Reader:
             self._handle.close()
 
     def read(self, count: int, max_bytes: float = float("inf")) -> Chunk:
-        """Up to ``count`` examples, fewer once ``max_bytes`` are read; empty at the end."""
+        """Up to ``count`` examples, fewer once ``max_bytes`` are read (the last line the one
+        that reaches it); empty at the end."""
+        taken = self.span(count, max_bytes)
+        return taken if isinstance(taken, Chunk) else taken.chunk(self._handle.fileno())
+
+    def span(self, count: int, max_bytes: float = float("inf")) -> Span | Chunk:
+        """Where the examples :meth:`read` would give are, for a JSONL file (the lines of a
+        ``.json`` document, which are only here, as a :class:`Chunk`)."""
         first = self.read_so_far
         if self._values is not None:
             lines = self._values[first : first + count]
             self.read_so_far += len(lines)
             return Chunk(first, lines, list(range(first, first + len(lines))))
-        lines, offsets, size = [], [], 0
-        readline, offset = self._handle.readline, self._offset
-        while len(lines) < count and size < max_bytes:
-            line = readline()
-            if not line:
-                break
-            lines.append(line)
-            offsets.append(offset)
-            offset += len(line)
-            size += len(line)
-        self._offset = offset
-        self.read_so_far += len(lines)
-        return Chunk(first, lines, offsets)
+        start = self._offset
+        lines_taken, self._offset = _line_ends(self._handle.fileno(), start, count, max_bytes)
+        self.read_so_far += lines_taken
+        return Span(self._path, self._identity, first, lines_taken, start, self._offset)
 
     @property
     def bytes_read(self) -> int:
@@ -311,3 +361,27 @@ class Reader:
         if self._values is not None:
             return self._values[offset]
         return os.pread(self._handle.fileno(), length, offset)
+
+
+def _line_ends(descriptor: int, start: int, count: int, max_bytes: float) -> tuple[int, int]:
+    """How many lines from byte ``start`` on a loop of ``readline`` takes (at most ``count``,
+    the last one the line that reaches ``max_bytes``, a last line without newline included)
+    and where the last one ends; the file is read a block at a time, its newlines counted."""
+    lines, end, scan = 0, start, start
+    while lines < count:
+        block = os.pread(descriptor, SCAN_BYTES, scan)
+        if not block:
+            return (lines + 1, scan) if scan > end else (lines, end)
+        reach = start + max_bytes - 1 - scan  # the block's last byte below the limit
+        if reach < len(block):
+            stop = block.find(b"\n", max(int(reach), 0))  # ends the line reaching the limit
+            if stop >= 0 and lines + (taken := block.count(b"\n", 0, stop) + 1) <= count:
+                return lines + taken, scan + stop + 1
+        newlines = block.count(b"\n")
+        if lines + newlines >= count:
+            rest = block.split(b"\n", count - lines)[-1]  # after the last line to take
+            return count, scan + len(block) - len(rest)
+        if newlines:
+            lines, end = lines + newlines, scan + block.rfind(b"\n") + 1
+        scan += len(block)
+    return lines, end

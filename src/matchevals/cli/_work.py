@@ -4,7 +4,8 @@ A chunk passes through a worker in two calls, so that the worker parses each out
 the process that reads the files parses nothing (but the rare reference lines pairing by id
 must judge itself, see :mod:`matchevals.cli._pairing`):
 
-1. :meth:`ChunkWorker.read` parses the chunk's lines, keeps the values, and answers with what
+1. :meth:`ChunkWorker.read` parses the chunk's lines (read from the file where the chunk
+   comes as a :class:`~matchevals.cli._read.Span`), keeps the values, and answers with what
    the reader needs to pair and number the examples: how many pairs the chunk holds (pairing
    by position, or one reference for all), or the id of each output (pairing by id).
 2. :meth:`ChunkWorker.score` gets the number of the chunk's first example (and, by id, where
@@ -33,7 +34,7 @@ from typing import Any, Literal
 from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import Decision, line_places, place_of
-from matchevals.cli._read import Chunk, LineError, Problem, Side, decode, id_of
+from matchevals.cli._read import Chunk, LineError, Problem, Side, Span, decode, id_of
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
 from matchevals.cli._value_text import UNREAD, ValueText, encode_value
@@ -95,15 +96,16 @@ class ChunkWorker:
         self._worst: list[tuple[float, int, ReportExample]] = []  # --format html's details
         self._reference_text = encode_value(job.reference) if job.pairing == "one" else ""
         self._cut = ValueText(job.id_key)
-        self._references: int | None = None  # the descriptor of job.reference_file, once open
+        self._descriptors: dict[str, int] = {}  # the files this worker opened, by path
 
     def ready(self) -> bool:
         """True once started (engines call it to wait for their workers)."""
         return True
 
-    def index(self, chunk: Chunk) -> tuple[list[Any], list[int]]:
+    def index(self, piece: Chunk | Span) -> tuple[list[Any], list[int]]:
         """Each reference line's id (read from its text where that is exact, else parsed), or
         the Problem that it has none; and where each line is (:func:`line_places`)."""
+        chunk = self._chunk(piece)
         key, side = self.job.id_key, self.job.references
         assert key is not None
         read_id = self._cut.read_id
@@ -119,14 +121,17 @@ class ChunkWorker:
             ids[i] = ident if why is None else Problem(where, why)
         return ids, line_places(chunk, parsed)
 
-    def read(self, number: int, outputs: Chunk, references: Chunk | None) -> int | list[Any]:
-        """Parse chunk ``number``; answer its count of pairs, or (by id) its outputs' ids."""
+    def read(
+        self, number: int, outputs: Chunk | Span, references: Chunk | Span | None
+    ) -> int | list[Any]:
+        """Parse chunk ``number`` (its lines read here where given as spans); answer its count
+        of pairs, or (by id) its outputs' ids."""
         if self.job.pairing == "position":
             assert references is not None
-            held = self._by_position(outputs, references)
+            held = self._by_position(self._chunk(outputs), self._chunk(references))
             self._held[number] = held
             return sum(not isinstance(item, Problem) for item in held)
-        held, ids = self._outputs(outputs)
+        held, ids = self._outputs(self._chunk(outputs))
         self._held[number] = held
         return ids if self.job.pairing == "id" else len(held) - ids.count(None)
 
@@ -228,17 +233,25 @@ class ChunkWorker:
             line = sent[position]
             assert line is not None
             return line
-        if self._references is None:
-            assert self.job.reference_file is not None, "no lines sent, no file to read"
-            self._references = os.open(self.job.reference_file, os.O_RDONLY)
+        assert self.job.reference_file is not None, "no lines sent, no file to read"
         _, offset, length = place_of(decision)
-        return os.pread(self._references, length, offset)
+        return os.pread(self._descriptor(self.job.reference_file), length, offset)
+
+    def _chunk(self, piece: Chunk | Span) -> Chunk:
+        return piece if isinstance(piece, Chunk) else piece.chunk(self._descriptor(piece.path))
+
+    def _descriptor(self, path: str) -> int:
+        """The file at ``path``, opened once."""
+        descriptor = self._descriptors.get(path)
+        if descriptor is None:
+            descriptor = self._descriptors[path] = os.open(path, os.O_RDONLY)
+        return descriptor
 
     def close(self) -> None:
-        """Close the references file, if it was opened."""
-        if self._references is not None:
-            os.close(self._references)
-            self._references = None
+        """Close the files this worker opened."""
+        for descriptor in self._descriptors.values():
+            os.close(descriptor)
+        self._descriptors.clear()
 
     def _reference(self, decision: Decision, line: bytes | None, where: str, ident: Any) -> Any:
         """The reference a decision names (its id key removed), or the problem it is."""
