@@ -378,3 +378,39 @@ def test_one_process_holds_one_chunk_at_a_time(tmp_path: Path) -> None:
             held.append(len(engine._worker._held))
     assert max(held) == 0  # each chunk read is scored before the next is read
     assert len(held) == 3 + 2  # the index's batch, 3 chunks, the orphans
+
+
+FROZEN_IN_A_WORKER = """
+import gc, json, sys
+from pathlib import Path
+from matchevals.cli import _processes
+from matchevals.cli._engine import job_for
+from matchevals.cli._read import Reader
+from matchevals.cli._work import ChunkWorker
+
+class Counting(ChunkWorker):
+    def frozen(self):
+        return gc.get_freeze_count()
+
+_processes.ChunkWorker = Counting  # what a forked worker builds
+with Reader(Path(sys.argv[1])) as outputs:
+    job = job_for("json", {}, outputs, None)
+    forked = _processes.can_fork()
+    with _processes.Processes(job, 2) as engine:
+        frozen = [engine.submit(worker, "frozen").result() for worker in (0, 1)]
+    print(json.dumps([forked, frozen, gc.get_freeze_count()]))
+"""
+
+
+def test_forked_workers_get_the_objects_made_before_them_frozen(tmp_path: Path) -> None:
+    """Their garbage collector never visits what the reading process made before forking
+    (which would copy those pages into each worker); the reading process collects as before."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
+    done = subprocess.run(
+        [sys.executable, "-c", FROZEN_IN_A_WORKER, str(out)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    forked, frozen, left_in_reader = json.loads(done.stdout)
+    assert forked
+    assert min(frozen) > 10_000  # the modules imported, the job: all set aside
+    assert left_in_reader == 0

@@ -23,11 +23,13 @@ the other worker's chunks.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import queue
 import signal
 import threading
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 from matchevals.cli._work import ChunkWorker, Job
@@ -100,10 +102,9 @@ class Processes:
         import multiprocessing  # here: a run with one worker never needs it
 
         self.size = size
+        forking = can_fork()
         context = (
-            multiprocessing.get_context("fork")
-            if can_fork()
-            else multiprocessing.get_context("spawn")
+            multiprocessing.get_context("fork") if forking else multiprocessing.get_context("spawn")
         )
         self._replies = context.Queue()
         self._requests = [context.Queue() for _ in range(size)]
@@ -111,8 +112,13 @@ class Processes:
             context.Process(target=_serve, args=(job, requests, self._replies), daemon=True)
             for requests in self._requests
         ]
-        for process in self._processes:
-            process.start()
+        if forking:  # the objects made so far go to the workers frozen (see _forked)
+            with _frozen():
+                for process in self._processes:
+                    process.start()
+        else:
+            for process in self._processes:
+                process.start()
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._tickets = 0
         self._unanswered: set[int] = set()
@@ -186,6 +192,19 @@ class Processes:
         if kind is not None:
             self.terminate()
         self.close()
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """The objects alive now set aside by the garbage collector while the workers are forked,
+    as the ``gc.freeze`` documentation advises: a collection in a worker then never visits
+    them (it would write to each one's header, copying every page of them into the worker,
+    and walk them all again at each full collection)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # this process collects them as before
 
 
 def can_fork() -> bool:
