@@ -112,11 +112,7 @@ class Processes:
             context.Process(target=_serve, args=(job, requests, self._replies), daemon=True)
             for requests in self._requests
         ]
-        if forking:  # the objects made so far go to the workers frozen (see _forked)
-            with _frozen():
-                for process in self._processes:
-                    process.start()
-        else:
+        with _frozen() if forking else contextlib.nullcontext():
             for process in self._processes:
                 process.start()
         self._answers: dict[int, tuple[bool, Any]] = {}
