@@ -345,7 +345,7 @@ def test_numpy_in_a_worker_process_starts_no_threads_of_its_own(tmp_path: Path) 
     )  # fmt: skip
     threads, numpy_loaded = json.loads(done.stdout)
     assert numpy_loaded  # partial credit did load it, in the worker
-    assert threads == 3  # the worker's own: scoring, taking calls in, sending answers
+    assert threads == 2  # the worker's own: scoring, and taking calls in
 
 
 def test_references_from_a_json_document_are_sent_to_the_workers(tmp_path: Path) -> None:

@@ -7,6 +7,14 @@ by a second thread of the worker, even while a long ``score`` runs, instead of w
 behind the scores sent before it. So the reader never waits for one worker's scores to number
 the other worker's chunks.
 
+Calls and answers travel through two pipes per worker, each message written by the thread that
+makes it (no thread in between, which cost a wake-up and a turn of the interpreter's lock per
+message on both sides): a worker writes its answers itself, and the reader writes a call
+itself when the call surely fits in what the worker's pipe has room for (Linux tells a pipe's
+size, raised here to :data:`PIPE_BYTES`); else a sending thread of the reader writes it, and the
+calls to that worker after it, so that a full pipe never keeps the reader from taking in the
+answers that let the worker read on.
+
 >>> import tempfile
 >>> from pathlib import Path
 >>> from matchevals.cli._engine import job_for
@@ -24,59 +32,84 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import mmap
 import os
+import pickle
 import queue
 import signal
 import threading
 import traceback
 from collections.abc import Iterator
-from typing import Any
+from multiprocessing.connection import Connection, wait
+from typing import Any, NoReturn
 
 from matchevals.cli._work import ChunkWorker, Job
 
-__all__ = ["Processes", "WorkerError", "can_fork"]
+__all__ = ["PIPE_BYTES", "Processes", "WorkerError", "can_fork"]
 
 ANSWERED_AT_ONCE = frozenset({"read"})
 """The calls a worker answers as soon as they come, before the calls queued ahead of them."""
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """Set to 1 in a worker unless already set: a worker has one core, and numpy's BLAS would start
 a thread per core (which spin for a while even when never given work)."""
+PIPE_BYTES = 1 << 20
+"""The size asked for each pipe (Linux lets a user raise a pipe to 1 MiB): a worker's answer
+(its report lines) is written at once, and the calls sent ahead fit."""
 
 
 class WorkerError(RuntimeError):
     """A worker process failed or died."""
 
 
-def _serve(job: Job, requests: Any, replies: Any) -> None:
-    """A worker process: answer calls until told to stop (Ctrl-C is the reader's business);
-    the calls of :data:`ANSWERED_AT_ONCE` on the thread that takes the calls in, the others
-    in turn on this one."""
+def _serve(
+    job: Job, requests: Connection, replies: Connection, theirs: tuple[Connection, ...]
+) -> None:
+    """A worker process: answer calls until told to stop or the reader is gone (Ctrl-C is the
+    reader's business); the calls of :data:`ANSWERED_AT_ONCE` on the thread that takes the
+    calls in, the others in turn on this one. ``theirs``: the reader's ends, to close."""
+    for end in theirs:
+        end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ONE_THREAD:  # before numpy is loaded, by the first chunk that needs it
         os.environ.setdefault(name, "1")
     worker = ChunkWorker(job)
     in_turn: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    writing = threading.Lock()  # both threads answer through one pipe
+
+    def answer(request: tuple[int, str, tuple[Any, ...]]) -> None:
+        data = _answer(worker, request)
+        with writing:
+            replies.send_bytes(data)
 
     def take_in() -> None:
-        while (request := requests.get()) is not None:
-            if request[1] in ANSWERED_AT_ONCE:
-                _answer(worker, request, replies)
-            else:
-                in_turn.put(request)
-        in_turn.put(None)
+        try:
+            while (request := pickle.loads(requests.recv_bytes())) is not None:
+                if request[1] in ANSWERED_AT_ONCE:
+                    answer(request)
+                else:
+                    in_turn.put(request)
+        except (EOFError, OSError):  # the reader is gone
+            pass
+        finally:
+            in_turn.put(None)
 
     threading.Thread(target=take_in, name="matchevals-take-in", daemon=True).start()
-    while (request := in_turn.get()) is not None:
-        _answer(worker, request, replies)
+    with contextlib.suppress(OSError):  # the reader is gone
+        while (request := in_turn.get()) is not None:
+            answer(request)
     worker.close()
 
 
-def _answer(worker: ChunkWorker, request: tuple[int, str, tuple[Any, ...]], replies: Any) -> None:
+def _answer(worker: ChunkWorker, request: tuple[int, str, tuple[Any, ...]]) -> bytes:
     ticket, method, args = request
     try:
-        replies.put((ticket, True, getattr(worker, method)(*args)))
+        return _dumps((ticket, True, getattr(worker, method)(*args)))
     except BaseException:
-        replies.put((ticket, False, traceback.format_exc()))
+        return _dumps((ticket, False, traceback.format_exc()))
+
+
+def _dumps(message: Any) -> bytes:
+    return pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
 
 
 class _Ticket:
@@ -106,75 +139,112 @@ class Processes:
         context = (
             multiprocessing.get_context("fork") if forking else multiprocessing.get_context("spawn")
         )
-        self._replies = context.Queue()
-        self._requests = [context.Queue() for _ in range(size)]
-        self._processes = [
-            context.Process(target=_serve, args=(job, requests, self._replies), daemon=True)
-            for requests in self._requests
-        ]
+        self._processes: list[Any] = []
+        self._requests: list[Connection] = []
+        self._replies: list[Connection] = []
         with _frozen() if forking else contextlib.nullcontext():
-            for process in self._processes:
+            for _ in range(size):
+                calls, requests = context.Pipe(duplex=False)
+                replies, answers = context.Pipe(duplex=False)
+                # a forked worker holds copies of the reader's ends (its own and the earlier
+                # workers'): it closes them, so that the reader's death ends its pipes
+                theirs = (*self._requests, *self._replies, requests, replies) if forking else ()
+                process = context.Process(
+                    target=_serve, args=(job, calls, answers, theirs), daemon=True
+                )
                 process.start()
+                calls.close()  # the worker's ends are its own: its death ends the pipes
+                answers.close()
+                self._processes.append(process)
+                self._requests.append(requests)
+                self._replies.append(replies)
+        self._room = [_pipe_room(end) for end in self._requests]
+        for end in self._replies:
+            _pipe_room(end)
+        self._unread = [0] * size  # per worker: bytes of calls maybe still in its pipe
+        self._sender = _Sender(size)
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._tickets = 0
-        self._unanswered: set[int] = set()
+        self._unanswered: dict[int, tuple[int, int]] = {}  # ticket -> worker, bytes charged
 
     def submit(self, worker: int, method: str, *args: Any) -> _Ticket:
         self._tickets += 1
-        self._requests[worker].put((self._tickets, method, args))
-        self._unanswered.add(self._tickets)
+        charge = self._send(worker, _dumps((self._tickets, method, args)))
+        if charge is None:
+            self._died(worker)
+        self._unread[worker] += charge
+        self._unanswered[self._tickets] = (worker, charge)
         return _Ticket(self, self._tickets)
+
+    def _send(self, worker: int, data: bytes) -> int | None:
+        """Write a call to ``worker`` here if it surely fits in the pipe (what may still be
+        unread there is charged for every call not yet answered), else by the sending thread,
+        as is every later call to a worker while one waits there; the bytes charged for it,
+        None if the worker is gone."""
+        charge = len(data) + 2 * mmap.PAGESIZE  # a write may leave two pages part filled
+        end = self._requests[worker]
+        if self._unread[worker] + charge > self._room[worker] or self._sender.holds(worker):
+            self._sender.send(worker, end, data)
+        else:
+            try:
+                end.send_bytes(data)
+            except OSError:
+                return None
+        return charge
 
     def wait(self) -> None:
         if self._unanswered:
-            self._take_in_one()
+            self._take_in()
 
     def _taken_in(self, ticket: int) -> bool:
         if ticket in self._unanswered:
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    self._arrived(*self._replies.get_nowait())
+            while ready := wait(self._replies, 0):
+                self._arrived(ready)
         return ticket not in self._unanswered
 
-    def _arrived(self, ticket: int, ok: bool, value: Any) -> None:
-        self._answers[ticket] = (ok, value)
-        self._unanswered.discard(ticket)
-
-    def _take_in_one(self) -> None:
-        """Block until one answer comes; a WorkerError if a worker died meanwhile."""
-        while True:
+    def _arrived(self, ready: list[Any]) -> None:
+        for end in ready:
+            worker = self._replies.index(end)
             try:
-                answer = self._replies.get(timeout=1.0)
-            except queue.Empty:
-                for process in self._processes:
-                    if not process.is_alive():
-                        raise WorkerError(
-                            f"a worker process died (exit code {process.exitcode})"
-                        ) from None
-                continue
-            self._arrived(*answer)
-            return
+                ticket, ok, value = pickle.loads(end.recv_bytes())
+            except (EOFError, OSError):
+                self._died(worker)
+            self._answers[ticket] = (ok, value)
+            self._unread[worker] -= self._unanswered.pop(ticket)[1]
+
+    def _take_in(self) -> None:
+        """Block until an answer comes (taking in all that have come); a WorkerError if a
+        worker died meanwhile."""
+        while not (ready := wait(self._replies, 1.0)):
+            for worker, process in enumerate(self._processes):
+                if not process.is_alive():
+                    self._died(worker)
+        self._arrived(ready)
+
+    def _died(self, worker: int) -> NoReturn:
+        process = self._processes[worker]
+        process.join(timeout=1.0)
+        raise WorkerError(f"a worker process died (exit code {process.exitcode})") from None
 
     def _wait(self, ticket: int) -> Any:
         while ticket not in self._answers:
-            self._take_in_one()
+            self._take_in()
         ok, value = self._answers.pop(ticket)
         if not ok:
             raise WorkerError(f"a worker process failed:\n{value}")
         return value
 
     def close(self) -> None:
-        for requests in self._requests:
-            with contextlib.suppress(Exception):
-                requests.put(None)
+        for worker in range(self.size):
+            self._send(worker, _dumps(None))  # a worker already gone needs no telling
+        self._sender.close()
         for process in self._processes:
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
                 process.join(timeout=5)
-        for channel in (*self._requests, self._replies):
-            channel.close()
-            channel.cancel_join_thread()
+        for end in (*self._requests, *self._replies):
+            end.close()
 
     def terminate(self) -> None:
         for process in self._processes:
@@ -188,6 +258,56 @@ class Processes:
         if kind is not None:
             self.terminate()
         self.close()
+
+
+class _Sender:
+    """The reader's sending thread, started when a call first may not fit in its pipe: a write
+    blocked there then waits for the worker to read, while the reader takes in answers."""
+
+    def __init__(self, size: int) -> None:
+        self._calls: queue.SimpleQueue[tuple[int, Connection, bytes] | None] = queue.SimpleQueue()
+        self._held = [0] * size  # per worker: calls given, not yet written
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def holds(self, worker: int) -> bool:
+        with self._lock:
+            return self._held[worker] > 0
+
+    def send(self, worker: int, end: Connection, data: bytes) -> None:
+        with self._lock:
+            self._held[worker] += 1
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="matchevals-send", daemon=True)
+            self._thread.start()
+        self._calls.put((worker, end, data))
+
+    def _run(self) -> None:
+        while (call := self._calls.get()) is not None:
+            worker, end, data = call
+            with contextlib.suppress(OSError):  # the worker died: the reader will see it end
+                end.send_bytes(data)
+            with self._lock:
+                self._held[worker] -= 1
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._calls.put(None)
+            self._thread.join(timeout=5)
+
+
+def _pipe_room(end: Connection) -> int:
+    """The bytes ``end``'s pipe holds, raised to :data:`PIPE_BYTES` where Linux allows; 0
+    where a pipe's size cannot be known (then the sending thread writes every call)."""
+    try:
+        import fcntl
+
+        descriptor = end.fileno()
+        with contextlib.suppress(OSError):  # a user's pipes may be capped: keep the size
+            fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        return fcntl.fcntl(descriptor, fcntl.F_GETPIPE_SZ)
+    except (ImportError, AttributeError, OSError):
+        return 0
 
 
 @contextlib.contextmanager
