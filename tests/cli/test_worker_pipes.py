@@ -1,11 +1,14 @@
 """How calls and answers travel between the reader and its worker processes: through pipes,
-written by the threads that make them; a call that may not fit in its pipe by a sending
-thread (so a full pipe never deadlocks the two); a worker's death and the reader's seen."""
+written by the threads that make them, a batch's report lines out of band (not copied into
+the pickle); a call that may not fit in its pipe by a sending thread (so a full pipe never
+deadlocks the two); a worker's death and the reader's seen."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -20,6 +23,7 @@ from matchevals.cli import _processes
 from matchevals.cli._engine import InProcess, job_for, run_job
 from matchevals.cli._processes import PIPE_BYTES, Processes, WorkerError
 from matchevals.cli._read import Chunk, Counts, Reader
+from matchevals.cli._tally import Tally
 from matchevals.cli._work import Batch, Job
 from tests.cli.helpers import write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
@@ -183,3 +187,41 @@ def test_pipes_are_raised_to_a_mebibyte_where_linux_allows(tmp_path: Path) -> No
         assert rooms == [min(PIPE_BYTES, limit)]
     else:
         assert rooms == [0]
+
+
+def _batch() -> Batch:
+    tally = Tally("json", 5)
+    return Batch(b'{"type": "example"}\n' * 1000, tally, 1000, ids=["a", 1], rows=[])  # 20 KB
+
+
+def test_a_batch_pickles_its_lines_out_of_band() -> None:
+    """With protocol 5 and a buffer callback, a batch's lines are one buffer outside the
+    pickle, and the batch unpickled holds the very bytes given back; other protocols carry
+    them inside, and a buffer given back as a memoryview (as Ray may) becomes bytes."""
+    batch = _batch()
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(batch, 5, buffer_callback=buffers.append)
+    assert [bytes(buffer.raw()) for buffer in buffers] == [batch.encoded]
+    assert len(data) < 1000 < len(batch.encoded)
+    lines = bytes(buffers[0].raw())
+    again = pickle.loads(data, buffers=[lines])
+    assert again.encoded is lines and again == batch
+    assert pickle.loads(data, buffers=[memoryview(lines)]).encoded == lines
+    for protocol in range(2, 6):
+        copied = pickle.loads(pickle.dumps(batch, protocol))
+        assert copied == batch and type(copied.encoded) is bytes
+
+
+def test_a_message_through_a_pipe_is_its_pickle_then_its_buffers() -> None:
+    """What :func:`_parts` writes, :func:`_receive` reads back: the batch, its lines the
+    bytes of the second message (written as they are, not copied into the first)."""
+    batch = _batch()
+    parts = _processes._parts((7, True, batch))
+    assert len(parts) == 2 and len(parts[0]) < 1000 and bytes(parts[1]) == batch.encoded
+    receiving, sending = multiprocessing.Pipe(duplex=False)
+    with receiving, sending:
+        for part in parts:
+            sending.send_bytes(part)
+        sending.send_bytes(_processes._parts(None)[0])
+        assert _processes._receive(receiving) == (7, True, batch)
+        assert _processes._receive(receiving) is None

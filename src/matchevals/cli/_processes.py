@@ -77,13 +77,14 @@ def _serve(
     writing = threading.Lock()  # both threads answer through one pipe
 
     def answer(request: tuple[int, str, tuple[Any, ...]]) -> None:
-        data = _answer(worker, request)
+        parts = _answer(worker, request)
         with writing:
-            replies.send_bytes(data)
+            for part in parts:
+                replies.send_bytes(part)
 
     def take_in() -> None:
         try:
-            while (request := pickle.loads(requests.recv_bytes())) is not None:
+            while (request := _receive(requests)) is not None:
                 if request[1] in ANSWERED_AT_ONCE:
                     answer(request)
                 else:
@@ -100,16 +101,27 @@ def _serve(
     worker.close()
 
 
-def _answer(worker: ChunkWorker, request: tuple[int, str, tuple[Any, ...]]) -> bytes:
+def _answer(worker: ChunkWorker, request: tuple[int, str, tuple[Any, ...]]) -> list[Any]:
     ticket, method, args = request
     try:
-        return _dumps((ticket, True, getattr(worker, method)(*args)))
+        return _parts((ticket, True, getattr(worker, method)(*args)))
     except BaseException:
-        return _dumps((ticket, False, traceback.format_exc()))
+        return _parts((ticket, False, traceback.format_exc()))
 
 
-def _dumps(message: Any) -> bytes:
-    return pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+def _parts(message: Any) -> list[Any]:
+    """The messages that carry ``message`` through a pipe: its pickle (after the count of the
+    buffers that follow), then each buffer pickled out of band (PEP 574), as it is."""
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(message, 5, buffer_callback=buffers.append)
+    return [len(buffers).to_bytes(4, "little") + data, *(buffer.raw() for buffer in buffers)]
+
+
+def _receive(end: Connection) -> Any:
+    """The next message from ``end`` (see :func:`_parts`)."""
+    head = end.recv_bytes()
+    buffers = [end.recv_bytes() for _ in range(int.from_bytes(head[:4], "little"))]
+    return pickle.loads(memoryview(head)[4:], buffers=buffers)
 
 
 class _Ticket:
@@ -169,25 +181,27 @@ class Processes:
 
     def submit(self, worker: int, method: str, *args: Any) -> _Ticket:
         self._tickets += 1
-        charge = self._send(worker, _dumps((self._tickets, method, args)))
+        charge = self._send(worker, _parts((self._tickets, method, args)))
         if charge is None:
             self._died(worker)
         self._unread[worker] += charge
         self._unanswered[self._tickets] = (worker, charge)
         return _Ticket(self, self._tickets)
 
-    def _send(self, worker: int, data: bytes) -> int | None:
+    def _send(self, worker: int, parts: list[Any]) -> int | None:
         """Write a call to ``worker`` here if it surely fits in the pipe (what may still be
         unread there is charged for every call not yet answered), else by the sending thread,
         as is every later call to a worker while one waits there; the bytes charged for it,
         None if the worker is gone."""
-        charge = len(data) + 2 * mmap.PAGESIZE  # a write may leave two pages part filled
+        # a write may leave two pages part filled
+        charge = sum(len(part) + 2 * mmap.PAGESIZE for part in parts)
         end = self._requests[worker]
         if self._unread[worker] + charge > self._room[worker] or self._sender.holds(worker):
-            self._sender.send(worker, end, data)
+            self._sender.send(worker, end, parts)
         else:
             try:
-                end.send_bytes(data)
+                for part in parts:
+                    end.send_bytes(part)
             except OSError:
                 return None
         return charge
@@ -206,7 +220,7 @@ class Processes:
         for end in ready:
             worker = self._replies.index(end)
             try:
-                ticket, ok, value = pickle.loads(end.recv_bytes())
+                ticket, ok, value = _receive(end)
             except (EOFError, OSError):
                 self._died(worker)
             self._answers[ticket] = (ok, value)
@@ -236,7 +250,7 @@ class Processes:
 
     def close(self) -> None:
         for worker in range(self.size):
-            self._send(worker, _dumps(None))  # a worker already gone needs no telling
+            self._send(worker, _parts(None))  # a worker already gone needs no telling
         self._sender.close()
         for process in self._processes:
             process.join(timeout=5)
@@ -265,7 +279,8 @@ class _Sender:
     blocked there then waits for the worker to read, while the reader takes in answers."""
 
     def __init__(self, size: int) -> None:
-        self._calls: queue.SimpleQueue[tuple[int, Connection, bytes] | None] = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue[tuple[int, Connection, list[Any]] | None]
+        self._calls = queue.SimpleQueue()
         self._held = [0] * size  # per worker: calls given, not yet written
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -274,19 +289,20 @@ class _Sender:
         with self._lock:
             return self._held[worker] > 0
 
-    def send(self, worker: int, end: Connection, data: bytes) -> None:
+    def send(self, worker: int, end: Connection, parts: list[Any]) -> None:
         with self._lock:
             self._held[worker] += 1
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="matchevals-send", daemon=True)
             self._thread.start()
-        self._calls.put((worker, end, data))
+        self._calls.put((worker, end, parts))
 
     def _run(self) -> None:
         while (call := self._calls.get()) is not None:
-            worker, end, data = call
+            worker, end, parts = call
             with contextlib.suppress(OSError):  # the worker died: the reader will see it end
-                end.send_bytes(data)
+                for part in parts:
+                    end.send_bytes(part)
             with self._lock:
                 self._held[worker] -= 1
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import pickle
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -77,6 +78,18 @@ class Batch:
     rows: list[Row] = field(default_factory=list)
     # --format html, in the last batch only: each worker's worst examples, with their values
     details: list[ReportExample] = field(default_factory=list)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        """Pickled with its report lines out of band where the pickler takes buffers so
+        (protocol 5, PEP 574): they are sent as they are, not copied into the pickle and out
+        again."""
+        lines = pickle.PickleBuffer(self.encoded) if protocol >= 5 else self.encoded
+        return _batch, (lines, self.tally, self.items, self.ids, self.rows, self.details)
+
+
+def _batch(lines: Any, *rest: Any) -> Batch:
+    """A :class:`Batch` unpickled (its lines given back as bytes, or as a buffer to copy)."""
+    return Batch(lines if type(lines) is bytes else bytes(lines), *rest)
 
 
 Row = tuple[int, Any, str, float, str]
