@@ -13,7 +13,8 @@ message on both sides): a worker writes its answers itself, and the reader write
 itself when the call surely fits in what the worker's pipe has room for (Linux tells a pipe's
 size, raised here to :data:`PIPE_BYTES`); else a sending thread of the reader writes it, and the
 calls to that worker after it, so that a full pipe never keeps the reader from taking in the
-answers that let the worker read on.
+answers that let the worker read on. A message is its pickle, then the buffers pickled out of
+band (a batch's report lines), each written as it is (:func:`_parts`).
 
 >>> import tempfile
 >>> from pathlib import Path
