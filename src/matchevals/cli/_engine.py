@@ -188,9 +188,8 @@ def _index_references(
     problems: list[tuple[int, Problem]] = []
     pending: deque[tuple[int, Pending]] = deque()
     limit = 2 * engine.size
-    take = Reader.span if engine.reads_files else Reader.read
     while True:
-        chunk = take(references, CHUNK_LINES, CHUNK_BYTES)
+        chunk = _take(engine, references, CHUNK_LINES, CHUNK_BYTES)
         if len(chunk):
             held = (worker for worker, answer in pending if not answer.done())
             worker, _ = _fewest_held(engine.size, held)
@@ -272,13 +271,20 @@ def _next_chunks(
 ) -> tuple[Chunk | Span, Chunk | Span | None] | None:
     """The next chunk of outputs and, pairing by position, of as many references (as spans
     where the workers read the files); None once both files are read."""
-    take = Reader.span if engine.reads_files else Reader.read
-    chunk = take(outputs, CHUNK_LINES, CHUNK_BYTES)
+    chunk = _take(engine, outputs, CHUNK_LINES, CHUNK_BYTES)
     if partners is None:
         return (chunk, None) if len(chunk) else None
     count = len(chunk) or CHUNK_LINES
-    partner = take(partners, count, float("inf") if len(chunk) else CHUNK_BYTES)
+    partner = _take(engine, partners, count, float("inf") if len(chunk) else CHUNK_BYTES)
     return (chunk, partner) if len(chunk) or len(partner) else None
+
+
+def _take(engine: Engine, reader: Reader, count: int, max_bytes: float) -> Chunk | Span:
+    """The next chunk of ``reader``: where its lines are, for workers that read the files
+    themselves; else the lines."""
+    if engine.reads_files:
+        return reader.span(count, max_bytes)
+    return reader.read(count, max_bytes)
 
 
 def _fewest_held(size: int, held: Iterable[int]) -> tuple[int, int]:
