@@ -71,7 +71,8 @@ def test_calls_written_by_the_sending_thread_give_the_same_report(
         return engine
 
     assert _report(out, ref, watched) == expected
-    assert max(seen) == 0  # a pipe of Linux: no call needed the thread
+    if sys.platform == "linux":
+        assert max(seen) == 0  # Linux tells a pipe's size: no call needed the thread
     seen.clear()
     monkeypatch.setattr(_processes, "_pipe_room", lambda end: 0)
     assert _report(out, ref, watched) == expected
