@@ -174,7 +174,6 @@ class Processes:
         self._room = [_pipe_room(end) for end in self._requests]
         for end in self._replies:
             _pipe_room(end)
-        self._unread = [0] * size  # per worker: bytes of calls maybe still in its pipe
         self._sender = _Sender(size)
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._tickets = 0
@@ -185,7 +184,6 @@ class Processes:
         charge = self._send(worker, _parts((self._tickets, method, args)))
         if charge is None:
             self._died(worker)
-        self._unread[worker] += charge
         self._unanswered[self._tickets] = (worker, charge)
         return _Ticket(self, self._tickets)
 
@@ -197,7 +195,8 @@ class Processes:
         # a write may leave two pages part filled
         charge = sum(len(part) + 2 * mmap.PAGESIZE for part in parts)
         end = self._requests[worker]
-        if self._unread[worker] + charge > self._room[worker] or self._sender.holds(worker):
+        unread = sum(charged for to, charged in self._unanswered.values() if to == worker)
+        if unread + charge > self._room[worker] or self._sender.holds(worker):
             self._sender.send(worker, end, parts)
         else:
             try:
@@ -225,7 +224,7 @@ class Processes:
             except (EOFError, OSError):
                 self._died(worker)
             self._answers[ticket] = (ok, value)
-            self._unread[worker] -= self._unanswered.pop(ticket)[1]
+            del self._unanswered[ticket]
 
     def _take_in(self) -> None:
         """Block until an answer comes (taking in all that have come); a WorkerError if a
