@@ -13,8 +13,11 @@ Each command runs as the only child of a fresh measuring process, so its time, i
 its peak memory (the largest RSS of it and its worker processes, ``RUSAGE_CHILDREN``) are its
 own; runs are interleaved and repeated, and the table shows the median with the range. The
 outputs of 1 worker, 2 workers and Ray are checked to be byte-identical, and the CLI's results
-to equal the bare loop's; two bare loops run at once show how far two processes can scale on
-this machine at all (cores sharing caches and memory bandwidth slow each other down); Ray's
+to equal the bare loop's; two bare loops run at once show how much two busy processes slow
+each other down on this machine (cores sharing caches and memory bandwidth, a VM's neighbours);
+two ``--workers 1`` commands run at once, each on half of the examples, are the ceiling for
+``--workers 2``: the most any split of the job over two processes could give here, each paying
+the interpreter's start and the imports that ``--workers 2`` pays once; Ray's
 fixed cost (starting a local Ray and its actors, then stopping it) is the row that scores a
 single pair. ``--gigabyte`` also scores a ~1 GB pair of files by position with 2 workers and
 prints the peak memory (several minutes).
@@ -184,15 +187,60 @@ def two_at_once(bare: list[str], folder: Path, name: str) -> tuple[list[str], di
     return [sys.executable, "-c", TOGETHER, json.dumps(copies)], {}
 
 
+def two_halves(
+    halves: list[tuple[Path, ...]], command: Any, folder: Path, name: str
+) -> tuple[list[str], dict[str, str]]:
+    """Two ``--workers 1`` commands started together, each on one half of the examples
+    (``command(inputs, target)`` builds one): what ``--workers 2`` would take if splitting
+    the job cost nothing but the second process's start."""
+    copies = [command(half, folder / f"{name}_report{n}.jsonl") for n, half in enumerate(halves)]
+    return [sys.executable, "-c", TOGETHER, json.dumps(copies)], {}
+
+
+def halve_pairs(out: Path, ref: Path, folder: Path) -> list[tuple[Path, ...]]:
+    """The id-keyed pairs in two halves: the first and second half of the outputs, each with
+    its own references."""
+    lines = out.read_bytes().splitlines(keepends=True)
+    middle = len(lines) // 2
+    parts = [lines[:middle], lines[middle:]]
+    ids = [{json.loads(line)["id"] for line in part} for part in parts]
+    references = ref.read_bytes().splitlines(keepends=True)
+    owner = {json.loads(line)["id"]: line for line in references}
+    halves = []
+    for n, (part, wanted) in enumerate(zip(parts, ids, strict=True)):
+        half_out, half_ref = folder / f"half{n}_out.jsonl", folder / f"half{n}_ref.jsonl"
+        half_out.write_bytes(b"".join(part))
+        half_ref.write_bytes(b"".join(line for key, line in owner.items() if key in wanted))
+        halves.append((half_out, half_ref))
+    return halves
+
+
+def halve_runs(runs: Path, reference: Path, folder: Path) -> list[tuple[Path, ...]]:
+    """The trajectories in two halves, each scored against the one reference."""
+    lines = runs.read_bytes().splitlines(keepends=True)
+    middle = len(lines) // 2
+    halves = []
+    for n, part in enumerate((lines[:middle], lines[middle:])):
+        half = folder / f"ghalf{n}.jsonl"
+        half.write_bytes(b"".join(part))
+        halves.append((half, reference))
+    return halves
+
+
 def print_ceiling(runs: dict[str, list[tuple[float, float, int]]]) -> None:
     bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
     both = statistics.median(wall for wall, _, _ in runs[TWO_BARE])
+    halves = statistics.median(wall for wall, _, _ in runs[TWO_HALVES])
     one = statistics.median(wall for wall, _, _ in runs["cli --workers 1"])
     two = statistics.median(wall for wall, _, _ in runs["cli --workers 2"])
     print(
-        f"two bare loops at once: {both:.2f} s, so two processes here reach at best "
-        f"{2 * bare / both:.2f}x one (2.00x if they did not slow each other down); "
-        f"--workers 2 reached {one / two:.2f}x --workers 1"
+        f"two bare loops at once: {both:.2f} s, so two busy processes here run at "
+        f"{2 * bare / both:.2f}x one (2.00x if they did not slow each other down)"
+    )
+    print(
+        f"two halves at once (--workers 1 on half the examples each): {halves:.2f} s, "
+        f"{one / halves:.2f}x --workers 1, the ceiling for two processes on this job here; "
+        f"--workers 2 reached {one / two:.2f}x --workers 1 ({halves / two:.0%} of the ceiling)"
     )
     cpu = {name: statistics.median(c for _, c, _ in runs[name]) for name in runs}
     print(
@@ -215,6 +263,7 @@ def steal() -> tuple[int, int] | None:
 
 
 TWO_BARE = "two bare loops at once"
+TWO_HALVES = "two halves at once"
 
 
 def cli(*args: str | Path) -> list[str]:
@@ -275,6 +324,17 @@ def check_identical(paths: dict[str, Path], bare: Path) -> None:
     print(f"outputs byte-identical across {', '.join(texts)}; results equal the bare loop's")
 
 
+def check_halves(folder: Path, name: str, whole: Path) -> None:
+    """The two halves' results, one after the other, are the whole run's."""
+    results = []
+    for n in (0, 1):
+        lines = [json.loads(line) for line in (folder / f"{name}_report{n}.jsonl").open()]
+        results += [line["results"] for line in lines if line["type"] == "example"]
+    expected = [json.loads(line) for line in whole.read_text().splitlines()]
+    expected = [line["results"] for line in expected if line["type"] == "example"]
+    assert results == expected, "the two halves' results differ from the whole run's"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=40_000)
@@ -332,9 +392,16 @@ def main() -> None:
                 {},
             )  # fmt: skip
         configs[TWO_BARE] = two_at_once(configs["bare loop"][0], folder, "bare")
+        configs[TWO_HALVES] = two_halves(
+            halve_pairs(out, ref, folder),
+            lambda half, to: cli("json", *half, *common, "-o", to),
+            folder,
+            "half",
+        )
         title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
         runs = run_suite(title, configs, options.repeat)
         check_identical(target, folder / "bare.jsonl")
+        check_halves(folder, "half", target["w1"])
         print_ceiling(runs)
         one_cpu = statistics.median(c for _, c, _ in runs["cli --workers 1"])
         print(f"one worker: {options.examples / one_cpu:,.0f} examples per CPU-second")
@@ -360,9 +427,16 @@ def main() -> None:
             ),
         }  # fmt: skip
         gconfigs[TWO_BARE] = two_at_once(gconfigs["bare loop"][0], folder, "gbare")
+        gconfigs[TWO_HALVES] = two_halves(
+            halve_runs(runs_path, reference, folder),
+            lambda half, to: cli("graph", *half, *graph_common, "-o", to),
+            folder,
+            "ghalf",
+        )
         title = f"matchevals graph: {options.graph_examples:,} trajectories, one reference"
         grun = run_suite(title, gconfigs, options.repeat)
         check_identical(gtarget, folder / "gbare.jsonl")
+        check_halves(folder, "ghalf", gtarget["w1"])
         print_ceiling(grun)
 
         if options.gigabyte:
