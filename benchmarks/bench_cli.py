@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +189,10 @@ def two_at_once(bare: list[str], folder: Path, name: str) -> tuple[list[str], di
 
 
 def two_halves(
-    halves: list[tuple[Path, ...]], command: Any, folder: Path, name: str
+    halves: list[tuple[Path, ...]],
+    command: Callable[[tuple[Path, ...], Path], list[str]],
+    folder: Path,
+    name: str,
 ) -> tuple[list[str], dict[str, str]]:
     """Two ``--workers 1`` commands started together, each on one half of the examples
     (``command(inputs, target)`` builds one): what ``--workers 2`` would take if splitting
@@ -206,7 +210,7 @@ def halve_pairs(out: Path, ref: Path, folder: Path) -> list[tuple[Path, ...]]:
     ids = [{json.loads(line)["id"] for line in part} for part in parts]
     references = ref.read_bytes().splitlines(keepends=True)
     owner = {json.loads(line)["id"]: line for line in references}
-    halves = []
+    halves: list[tuple[Path, ...]] = []
     for n, (part, wanted) in enumerate(zip(parts, ids, strict=True)):
         half_out, half_ref = folder / f"half{n}_out.jsonl", folder / f"half{n}_ref.jsonl"
         half_out.write_bytes(b"".join(part))
@@ -219,9 +223,9 @@ def halve_runs(runs: Path, reference: Path, folder: Path) -> list[tuple[Path, ..
     """The trajectories in two halves, each scored against the one reference."""
     lines = runs.read_bytes().splitlines(keepends=True)
     middle = len(lines) // 2
-    halves = []
+    halves: list[tuple[Path, ...]] = []
     for n, part in enumerate((lines[:middle], lines[middle:])):
-        half = folder / f"ghalf{n}.jsonl"
+        half = folder / f"graph_half{n}.jsonl"
         half.write_bytes(b"".join(part))
         halves.append((half, reference))
     return halves
@@ -328,7 +332,8 @@ def check_halves(folder: Path, name: str, whole: Path) -> None:
     """The two halves' results, one after the other, are the whole run's."""
     results = []
     for n in (0, 1):
-        lines = [json.loads(line) for line in (folder / f"{name}_report{n}.jsonl").open()]
+        text = (folder / f"{name}_report{n}.jsonl").read_text()
+        lines = [json.loads(line) for line in text.splitlines()]
         results += [line["results"] for line in lines if line["type"] == "example"]
     expected = [json.loads(line) for line in whole.read_text().splitlines()]
     expected = [line["results"] for line in expected if line["type"] == "example"]
