@@ -22,9 +22,9 @@ import pytest
 from matchevals.cli import _processes
 from matchevals.cli._engine import InProcess, job_for, run_job
 from matchevals.cli._processes import PIPE_BYTES, Processes, WorkerError
-from matchevals.cli._read import Chunk, Counts, Reader
+from matchevals.cli._read import Chunk, Counts, InputError, Reader
 from matchevals.cli._tally import Tally
-from matchevals.cli._work import Batch, Job
+from matchevals.cli._work import Batch, ChunkWorker, Job
 from tests.cli.helpers import write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
 
@@ -134,6 +134,34 @@ def test_a_call_to_a_dead_worker_is_reported(tmp_path: Path) -> None:
         process.join()
         with pytest.raises(WorkerError, match="died"):
             engine.submit(0, "read", 0, Chunk(0, [b'{"a": 1}\n'], [0]), None).result()
+
+
+def test_a_worker_that_finds_its_file_changed_says_so_as_the_reader_would(tmp_path: Path) -> None:
+    """The InputError a worker meets (its span's file changed since the reader found the
+    span) comes back as it is: the reader raises it as if it had met it itself (the command
+    line's one-line error, exit status 2), not a WorkerError with the worker's traceback."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}, {"a": 2}])
+    with Reader(out) as outputs, Processes(job_for("json", {}, outputs, None), 1) as engine:
+        span = outputs.span(5)
+        out.write_text('{"a": 1}\n{"a": 22}\n')
+        with pytest.raises(InputError, match=r"out\.jsonl: the file changed while it was being"):
+            engine.submit(0, "read", 0, span, None).result()
+        assert engine.submit(0, "ready").result() is True  # the worker serves on
+
+
+def test_a_file_removed_before_a_worker_opens_it_is_an_input_error(tmp_path: Path) -> None:
+    """In this process or a worker's, a file gone before the worker opens it is said in one
+    line, not an OSError's traceback."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
+    with Reader(out) as outputs:
+        job = job_for("json", {}, outputs, None)
+        span = outputs.span(5)
+    out.unlink()
+    gone = r"out\.jsonl: No such file or directory"
+    with pytest.raises(InputError, match=gone):
+        ChunkWorker(job).read(0, span, None)
+    with Processes(job, 1) as engine, pytest.raises(InputError, match=gone):
+        engine.submit(0, "read", 0, span, None).result()
 
 
 ORPHANED = """

@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, NoReturn
 
+from matchevals.cli._read import InputError
 from matchevals.cli._work import ChunkWorker, Job
 
 __all__ = ["PIPE_BYTES", "Processes", "WorkerError", "can_fork"]
@@ -103,9 +104,14 @@ def _serve(
 
 
 def _answer(worker: ChunkWorker, request: tuple[int, str, tuple[Any, ...]]) -> list[Any]:
+    """The answer to one call: its value; or why it failed, an :class:`InputError` as it is
+    (the input's fault, which the reader raises as if it had met it itself), else the
+    worker's traceback."""
     ticket, method, args = request
     try:
         return _parts((ticket, True, getattr(worker, method)(*args)))
+    except InputError as error:
+        return _parts((ticket, False, error))
     except BaseException:
         return _parts((ticket, False, traceback.format_exc()))
 
@@ -244,9 +250,11 @@ class Processes:
         while ticket not in self._answers:
             self._take_in()
         ok, value = self._answers.pop(ticket)
-        if not ok:
-            raise WorkerError(f"a worker process failed:\n{value}")
-        return value
+        if ok:
+            return value
+        if isinstance(value, InputError):
+            raise value
+        raise WorkerError(f"a worker process failed:\n{value}")
 
     def close(self) -> None:
         for worker in range(self.size):

@@ -35,7 +35,16 @@ from typing import Any, Literal
 from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import Decision, line_places, place_of
-from matchevals.cli._read import Chunk, LineError, Problem, Side, Span, decode, id_of
+from matchevals.cli._read import (
+    Chunk,
+    InputError,
+    LineError,
+    Problem,
+    Side,
+    Span,
+    decode,
+    id_of,
+)
 from matchevals.cli._run import Kind, Scored, build_evaluator, score_example
 from matchevals.cli._tally import Tally
 from matchevals.cli._value_text import UNREAD, ValueText, encode_value
@@ -254,10 +263,15 @@ class ChunkWorker:
         return piece if isinstance(piece, Chunk) else piece.chunk(self._descriptor(piece.path))
 
     def _descriptor(self, path: str) -> int:
-        """The file at ``path``, opened once."""
+        """The file at ``path``, opened once; :class:`InputError` if it cannot be (removed
+        since the reader opened it, say)."""
         descriptor = self._descriptors.get(path)
         if descriptor is None:
-            descriptor = self._descriptors[path] = os.open(path, os.O_RDONLY)
+            try:
+                descriptor = os.open(path, os.O_RDONLY)
+            except OSError as error:
+                raise InputError(f"{path}: {error.strerror or error}") from None
+            self._descriptors[path] = descriptor
         return descriptor
 
     def close(self) -> None:
