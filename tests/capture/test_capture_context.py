@@ -12,10 +12,10 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
-from langchain_core.tracers import context as tracer_context
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 
+from matchevals.graph_trajectory import _callbacks as callbacks
 from matchevals.graph_trajectory._callbacks import active_handler as active_capture
 from matchevals.graph_trajectory.langgraph import (
     capture_graph_runs,
@@ -42,12 +42,21 @@ def test_nothing_stays_active_after_exit() -> None:
     assert _our_handlers() == []
     graph.invoke({"log": []})  # after exit: not recorded
     assert [r["steps"] for r in captured.trajectories] == [DIAMOND]
+
+
+def test_the_configure_hook_is_registered_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    callbacks.ensure_hook()  # the real hook, so that the captures below record
+    registered: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(callbacks, "_hook_registered", False)  # as in a fresh process
+    monkeypatch.setattr(callbacks, "register_configure_hook", lambda *a, **k: registered.append(a))
+    graph = diamond()
     for _ in range(3):
-        with capture_graph_runs():
-            pass
+        with capture_graph_runs() as captured:
+            graph.invoke({"log": []})
+        assert [r["steps"] for r in captured.trajectories] == [DIAMOND]
         record_graph_run(graph, {"log": []})
-    hooks = [h for h in tracer_context._configure_hooks if h[0] is active_capture]
-    assert len(hooks) == 1  # registered once, inert outside captures
+    assert registered == [(active_capture,)]  # once, for every capture and recording after it
+    assert _our_handlers() == []  # and inert outside them
 
 
 def test_exit_on_error_restores_the_context() -> None:

@@ -23,7 +23,7 @@ def match(outputs: object, reference: object, **kwargs: object) -> dict[str, obj
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("run_name", "ref_name"), itertools.product(READINGS, READINGS))
+@pytest.mark.parametrize(("run_name", "ref_name"), list(itertools.product(READINGS, READINGS)))
 def test_three_readings_of_foo_bar_baz(mode: str, run_name: str, ref_name: str) -> None:
     reference = ref(*(ReferenceStep(nodes, mode) for nodes in READINGS[ref_name]))  # type: ignore[arg-type]
     result = match(run(*READINGS[run_name]), reference)
