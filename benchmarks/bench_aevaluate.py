@@ -98,6 +98,7 @@ async def run(evaluator: Any, data: list[Example], concurrency: int) -> float:
 async def direct(evaluator: Any, data: list[Example]) -> float:
     start = time.perf_counter()
     for item in data:
+        assert item.inputs is not None
         await evaluator(outputs=item.inputs["answer"], reference_outputs=item.outputs)
     return (time.perf_counter() - start) / len(data)
 
@@ -128,10 +129,10 @@ async def main() -> None:
             print(f"{name:24} {concurrency:11} {value:11.3f} {extra:13.3f} {share}")
     for name, evaluator in list(evaluators.items())[1:]:
         call = min([await direct(evaluator, data) for _ in range(3)]) * 1000
-        share = call / (1000 + harness + call)
+        fraction = call / (1000 + harness + call)
         print(
             f"{name}: {call * 1000:.0f} µs per direct call; beside a 1 s model call and the "
-            f"harness, {share:.3%} of the time per example"
+            f"harness, {fraction:.3%} of the time per example"
         )
 
 

@@ -42,7 +42,7 @@ def medians(*calls: Callable[[], Any], repeats: int = 9, budget: float = 0.05) -
     return [statistics.median(sink) for sink in samples]
 
 
-def trajectory(steps: list[list[str]]) -> dict[str, Any]:
+def trajectory(steps: list[Any]) -> dict[str, Any]:
     return {"inputs": None, "results": None, "steps": steps}
 
 

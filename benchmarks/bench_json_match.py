@@ -19,6 +19,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 os.environ["LANGSMITH_TRACING"] = "false"
@@ -331,8 +332,8 @@ def option_workloads(quick: bool) -> list[tuple[str, Callable[[], Any], Callable
         cases.append(
             (
                 f"1000 leaves nested vs flattened, agg {aggregator}",
-                lambda e=flat_evaluator: e(outputs=flat_output, reference_outputs=flat_reference),
-                lambda e=nested: e(outputs=output, reference_outputs=reference),
+                partial(flat_evaluator, outputs=flat_output, reference_outputs=flat_reference),
+                partial(nested, outputs=output, reference_outputs=reference),
                 "≤3×",
             )
         )
@@ -362,7 +363,7 @@ def option_workloads(quick: bool) -> list[tuple[str, Callable[[], Any], Callable
         f"({len(list_out)}² = {len(list_out) ** 2} pairs; {identical} identical items paired by "
         f"hashing, {left}² = {left**2} pairs left, compared per distinct pair of values)"
     )
-    invoices_out = {
+    invoices_out: dict[str, Any] = {
         "lines": [{"sku": f"S{i}", "qty": i % 5, "price": i * 1.5} for i in range(200)],
         "customer": {"name": "Ada", "address": {"city": "Paris"}},
     }
@@ -422,10 +423,10 @@ def main() -> None:
     print("-" * len(header))
     for name, baseline, with_option, target in option_workloads(args.quick):
         base_time, option_time, ratio = paired_medians(baseline, with_option, budget)
-        met = "yes" if ratio <= 3 else "NO"
+        verdict = "yes" if ratio <= 3 else "NO"
         print(
             f"{name:44} {human(base_time):>10} {human(option_time):>11} {ratio:>7.2f}×"
-            f" {target:>8} {met if target != 'info' else '':>4}"
+            f" {target:>8} {verdict if target != 'info' else '':>4}"
         )
     for note in NOTES:
         print(note)

@@ -96,7 +96,7 @@ def agent_run(batches: list[int], rng: random.Random) -> list[dict[str, Any]]:
 
 
 def permuted_within_messages(run: list[dict[str, Any]], rng: random.Random) -> list[Any]:
-    reference = json.loads(json.dumps(run))
+    reference: list[Any] = json.loads(json.dumps(run))
     for message in reference:
         if message.get("tool_calls"):
             rng.shuffle(message["tool_calls"])
@@ -104,7 +104,7 @@ def permuted_within_messages(run: list[dict[str, Any]], rng: random.Random) -> l
 
 
 def shuffled_across_messages(run: list[dict[str, Any]], rng: random.Random) -> list[Any]:
-    reference = json.loads(json.dumps(run))
+    reference: list[Any] = json.loads(json.dumps(run))
     slots = [(m, i) for m in reference for i in range(len(m.get("tool_calls") or ()))]
     calls = [m["tool_calls"][i] for m, i in slots]
     rng.shuffle(calls)
@@ -191,6 +191,7 @@ def main() -> int:
         ours = create_trajectory_match_evaluator(**options)
         theirs = openevals_match(**options)
         expected = theirs(outputs=outputs, reference_outputs=references)
+        assert isinstance(expected, dict), name  # openevals types it as a result or a list
         got = ours(outputs=outputs, reference_outputs=references)
         assert got["score"] is expected["score"] is True, name
         openevals_time, matchevals_time = medians(
