@@ -220,3 +220,41 @@ def test_bad_comparators_argument() -> None:
         create_json_match_evaluator(comparators={"a": 3})
     with pytest.raises(TypeError, match="comparators must be a dict"):
         create_json_match_evaluator(comparators=[comparators.exact()])
+
+
+def test_numeric_compares_whole_numbers_exactly() -> None:
+    numeric = comparators.numeric()
+    assert numeric(2**53 + 1, 2**53) is False  # both round to the same float
+    assert numeric(2**53 + 1, 2.0**53) is False
+    assert numeric(2**53, 2.0**53) is True
+    assert numeric(10**400, 10**400) is True  # beyond the float range: no OverflowError
+    assert numeric(10**400 + 1, 10**400) is False
+    assert comparators.numeric(abs_tol=1)(10**400 + 1, 10**400) is True
+    assert comparators.numeric(rel_tol=1e-9)(10**400 + 10**390, 10**400) is True
+    assert numeric(10**400, float("inf")) is False
+    parsed = comparators.numeric(parse_strings=True)
+    assert parsed("9007199254740993", 9007199254740992) is False  # whole-number text is exact
+    assert parsed("0.1", 0.1) is True  # decimal text is a float, as JSON parsers read it
+
+
+def test_numeric_floats_compare_as_math_isclose() -> None:
+    assert comparators.numeric(abs_tol=0.5)(1.0, 1.5) is True
+    assert comparators.numeric(abs_tol=0.5)(1, 1.5000001) is False
+    assert comparators.numeric(rel_tol=0.01)(99.5, 100.0) is True
+
+
+def test_numeric_in_an_evaluator_with_huge_integers() -> None:
+    evaluator = create_json_match_evaluator(
+        aggregator="all", comparators={"n": comparators.numeric()}
+    )
+    assert evaluator(outputs={"n": 10**400}, reference_outputs={"n": 10**400 + 1})[0]["score"] == 0
+    assert evaluator(outputs={"n": 2**53 + 1}, reference_outputs={"n": 2**53})[0]["score"] == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [({"abs_tol": float("inf")}, ValueError), ({"parse_strings": 1}, TypeError)],
+)
+def test_numeric_refuses_options_it_cannot_honour(options: dict[str, Any], error: type) -> None:
+    with pytest.raises(error, match=r"numeric\("):
+        comparators.numeric(**options)

@@ -225,7 +225,7 @@ def test_unhashable_non_json_values_get_a_type_error() -> None:
 
     with pytest.raises(TypeError, match="Opaque"):
         evaluate([{"a": Opaque()}], [{"a": 1}, {"a": 2}])
-    with pytest.raises(TypeError, match=r"outputs\[0\]\.a: cannot compare a Opaque value"):
+    with pytest.raises(TypeError, match=r"outputs\[0\]\.a: a value of type Opaque has no JSON"):
         evaluate([{"a": Opaque()}], [{"a": 1}, {"a": 2}])
 
 

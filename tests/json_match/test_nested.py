@@ -249,7 +249,7 @@ def test_errors_name_the_argument_and_the_path() -> None:
         __hash__ = None  # type: ignore[assignment]
 
     evaluator = create_json_match_evaluator(nested=True)
-    with pytest.raises(TypeError, match=r"outputs\.lines\[1\]\.sku: cannot compare a Opaque"):
+    with pytest.raises(TypeError, match=r"outputs\.lines\[1\]\.sku: a value of type Opaque"):
         evaluator(
             outputs={"lines": [{"sku": "A"}, {"sku": Opaque()}]},
             reference_outputs={"lines": [{"sku": "B"}, {"sku": "C"}]},

@@ -149,3 +149,24 @@ def test_rubric_keys_take_no_part_in_pairing() -> None:
     )
     assert results[0]["metadata"] == {"alignment": [[0, 1], [1, 0]]}
     assert results[0]["score"] == 1
+
+
+def test_a_judge_that_cannot_work_is_refused_when_the_evaluator_is_built() -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    for factory in (create_json_match_evaluator, create_async_json_match_evaluator):
+        with pytest.raises(TypeError, match=r"^judge is \"gpt-4o\" \(str\).*pass model='gpt-4o'"):
+            factory(rubric={"summary": "same meaning"}, judge="gpt-4o")
+        with pytest.raises(TypeError, match="FakeListChatModel that cannot give structured output"):
+            factory(rubric={"summary": "same meaning"}, judge=FakeListChatModel(responses=["x"]))
+        with pytest.raises(TypeError, match=r"^judge is 3 \(int\)"):
+            factory(rubric={"summary": "same meaning"}, judge=3)
+
+
+def test_an_openai_style_client_needs_a_model_name() -> None:
+    class Client:
+        chat = object()
+
+    with pytest.raises(ValueError, match="OpenAI-style client; pass model="):
+        create_json_match_evaluator(rubric={"summary": "same"}, judge=Client())
+    create_json_match_evaluator(rubric={"summary": "same"}, judge=Client(), model="openai:gpt-4o")

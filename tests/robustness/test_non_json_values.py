@@ -1,6 +1,7 @@
 """Values that are not JSON (sets, bytes, dates, Decimals, objects whose ``__eq__`` or ``__hash__``
 raise), keys that are not strings, and path patterns that invite catastrophic regex backtracking:
-a clear ValueError/TypeError or a correct result, never another exception or a hang."""
+the value's JSON form under the value-conversion policy, or a clear ValueError/TypeError, never
+another exception or a hang."""
 
 from __future__ import annotations
 
@@ -30,53 +31,56 @@ class RaisingHash:
         raise RuntimeError("__hash__ failed")
 
 
-NON_JSON: dict[str, Any] = {
-    "set": {1, 2},
-    "frozenset": frozenset({1}),
-    "bytes": b"x",
-    "datetime": datetime.datetime(2020, 1, 1),
-    "decimal": decimal.Decimal("1.5"),
+CONVERTED: dict[str, tuple[Any, Any]] = {  # value -> what the value-conversion policy makes of it
+    "set": ({2, 1}, [1, 2]),
+    "frozenset": (frozenset({1}), [1]),
+    "bytes": (b"x", "x"),
+    "datetime": (datetime.datetime(2020, 1, 1), "2020-01-01T00:00:00"),
+    "decimal": (decimal.Decimal("1.5"), "1.5"),
+}
+REFUSED: dict[str, Any] = {
     "complex": 1j,
     "object with a raising __eq__": RaisingEq(),
+    "object with a raising __hash__": RaisingHash(),
 }
 
 
-@pytest.mark.parametrize("name", list(NON_JSON))
+@pytest.mark.parametrize("name", list(CONVERTED))
 @pytest.mark.parametrize("nested", [False, True])
-def test_a_non_json_value_in_an_object_scores_0_with_a_comment(name: str, nested: bool) -> None:
+def test_a_non_json_value_is_compared_as_its_json_form(name: str, nested: bool) -> None:
+    value, converted = CONVERTED[name]
     evaluator = create_json_match_evaluator(nested=nested)
-    results = evaluator(outputs={"a": NON_JSON[name], "b": 1}, reference_outputs={"a": 1, "b": 1})
+    results = evaluator(outputs={"a": value, "b": 1}, reference_outputs={"a": 1, "b": 1})
     check_json_results(results)
     assert [(r["key"], r["score"]) for r in results] == [("json_match:a", 0), ("json_match:b", 1)]
     assert results[0]["comment"].startswith("a: expected 1, got ")
+    same = evaluator(outputs={"a": value, "b": 1}, reference_outputs={"a": converted, "b": 1})
+    assert [r["score"] for r in same] == [1, 1]
 
 
-@pytest.mark.parametrize("name", list(NON_JSON))
-def test_a_non_json_value_in_list_items_is_a_result_or_a_type_error(name: str) -> None:
-    evaluator = create_json_match_evaluator(aggregator="average", list_aggregator="average")
+@pytest.mark.parametrize("name", list(REFUSED))
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_value_without_a_json_form_is_a_type_error_naming_its_path(
+    name: str, nested: bool
+) -> None:
+    evaluator = create_json_match_evaluator(
+        aggregator="average", list_aggregator="average", nested=nested
+    )
     kind, value = outcome(
         lambda: evaluator(
-            outputs=[{"a": NON_JSON[name]}, {"a": 2}], reference_outputs=[{"a": 2}, {"a": 1}]
+            outputs=[{"a": REFUSED[name]}, {"a": 2}], reference_outputs=[{"a": 2}, {"a": 1}]
         )
     )
-    if kind == "ok":
-        check_json_results(value)
-        assert value[0]["score"] == 0.5
-    else:
-        assert isinstance(value, TypeError)
-        assert str(value).startswith("outputs[0].a: cannot compare")
+    assert kind == "error" and isinstance(value, TypeError)
+    assert str(value).startswith("outputs[0].a: a value of type ")
 
 
-def test_a_value_whose_hash_raises_is_a_type_error() -> None:
+def test_non_string_keys_become_their_json_text() -> None:
     evaluator = create_json_match_evaluator()
-    with pytest.raises(TypeError, match=r"outputs\[0\]\.a"):
-        evaluator(outputs=[{"a": RaisingHash()}], reference_outputs=[{"a": 1}])
-
-
-def test_a_non_string_key_is_a_type_error_naming_the_argument() -> None:
-    evaluator = create_json_match_evaluator()
-    with pytest.raises(TypeError, match="outputs"):
-        evaluator(outputs={1: "a", "b": 2}, reference_outputs={"1": "a"})
+    results = evaluator(outputs={1: "a", "b": 2}, reference_outputs={"1": "a", "b": 2})
+    assert [(r["key"], r["score"]) for r in results] == [("json_match:1", 1), ("json_match:b", 1)]
+    with pytest.raises(ValueError, match=r"^outputs: the keys 1 and '1' are both '1' in JSON"):
+        evaluator(outputs={1: "a", "1": "b"}, reference_outputs={"1": "a"})
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from matchevals._calling import MISSING, check_call, keyword_evaluator
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
@@ -32,7 +33,8 @@ __all__ = [
 ]
 
 _MATCH_RUN = EvaluatorRun(KEY)
-_RULES_RUN = EvaluatorRun("graph_trajectory_rules")
+_RULES_NAME = "graph_trajectory_rules"
+_RULES_RUN = EvaluatorRun(_RULES_NAME)
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -88,12 +90,6 @@ def _is_async(function: object) -> bool:
     return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
         getattr(function, "__call__", None)  # noqa: B004 - an async __call__ counts too
     )
-
-
-def _named(evaluator: _F, name: str) -> _F:
-    # langsmith names evaluator runs after __name__; a partial keeps it in its (pickled) __dict__.
-    vars(evaluator)["__name__"] = name
-    return evaluator
 
 
 def _answer(options: _Options, pair: Pair) -> object:
@@ -155,8 +151,15 @@ async def _acompute(
 
 
 def _evaluate(
-    options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
+    options: _Options,
+    /,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
+    **kwargs: Any,
 ) -> EvaluatorResult:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(KEY, positional, outputs=outputs, reference_outputs=reference_outputs)
     if not watching():
         return _compute(options, outputs, reference_outputs)
     return _MATCH_RUN.traced(
@@ -167,8 +170,15 @@ def _evaluate(
 
 
 async def _aevaluate(
-    options: _Options, *, outputs: Any, reference_outputs: Any, **kwargs: Any
+    options: _Options,
+    /,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
+    **kwargs: Any,
 ) -> EvaluatorResult:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(KEY, positional, outputs=outputs, reference_outputs=reference_outputs)
     if not watching():
         return await _acompute(options, outputs, reference_outputs)
     return await _MATCH_RUN.atraced(
@@ -248,7 +258,7 @@ def create_graph_trajectory_match_evaluator(
         threshold=threshold,
         allow_async=False,
     )
-    return _named(partial(_evaluate, options), KEY)
+    return keyword_evaluator(partial(_evaluate, options), KEY)
 
 
 def create_async_graph_trajectory_match_evaluator(
@@ -275,16 +285,24 @@ def create_async_graph_trajectory_match_evaluator(
         threshold=threshold,
         allow_async=True,
     )
-    return _named(partial(_aevaluate, options), KEY)
+    return keyword_evaluator(partial(_aevaluate, options), KEY)
 
 
-def _rules_evaluate(rules: Rules, *, outputs: Any, **kwargs: Any) -> list[EvaluatorResult]:
+def _rules_evaluate(
+    rules: Rules, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
+) -> list[EvaluatorResult]:
+    if positional or outputs is MISSING:
+        check_call(_RULES_NAME, positional, outputs=outputs)
     if not watching():
         return check_rules(rules, outputs)
     return _RULES_RUN.traced(partial(check_rules, rules, outputs), outputs=outputs)
 
 
-async def _rules_aevaluate(rules: Rules, *, outputs: Any, **kwargs: Any) -> list[EvaluatorResult]:
+async def _rules_aevaluate(
+    rules: Rules, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
+) -> list[EvaluatorResult]:
+    if positional or outputs is MISSING:
+        check_call(_RULES_NAME, positional, outputs=outputs)
     if not watching():
         return check_rules(rules, outputs)
 
@@ -313,7 +331,7 @@ def create_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    return _named(partial(_rules_evaluate, rules), "graph_trajectory_rules")
+    return keyword_evaluator(partial(_rules_evaluate, rules), _RULES_NAME, reference=False)
 
 
 def create_async_graph_trajectory_rules_evaluator(
@@ -336,4 +354,4 @@ def create_async_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    return _named(partial(_rules_aevaluate, rules), "graph_trajectory_rules")
+    return keyword_evaluator(partial(_rules_aevaluate, rules), _RULES_NAME, reference=False)

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from matchevals._conversion import to_json
 from matchevals._values import json_equal, render
 from matchevals.graph_trajectory._reference import Pair, describe
 from matchevals.graph_trajectory._verdict import ResultsCheck
@@ -33,10 +34,12 @@ def equal_results(pair: Pair) -> ResultsCheck:
     >>> equal_results(pair).comment
     'its results differ from the reference results: results.answer: expected "Rome", got "Paris"'
     """
+    results = to_json(pair.results, f"{pair.path}.results")
+    expected = to_json(pair.reference.results, f"{pair.reference.path}.results")
     try:
-        if json_equal(pair.results, pair.reference.results):
+        if json_equal(results, expected):
             return ResultsCheck(True, 1.0)
-        explanation, mismatches = _explain(pair.results, pair.reference.results)
+        explanation, mismatches = _explain(results, expected)
     except RecursionError:
         raise ValueError(
             f"{pair.path}.results or its reference's results are nested too deeply (or contain "
@@ -129,10 +132,15 @@ def _score_of(item: object, run: int) -> float:
             f"results_evaluator returned {describe(item)} for run {run}; "
             "expected an evaluator result with a score"
         )
-    if not isinstance(score, (bool, int, float)) or math.isnan(score):
+    if not isinstance(score, (bool, int, float)):
         raise TypeError(
             f"results_evaluator returned the score {score!r} for run {run}; "
-            "expected a number or a bool"
+            "expected a number in [0, 1] or a bool"
+        )
+    if not 0 <= score <= 1:  # NaN too
+        raise ValueError(
+            f"results_evaluator returned the score {score!r} for run {run}; "
+            "scores are numbers in [0, 1] or bools"
         )
     return float(score)
 

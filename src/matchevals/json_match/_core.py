@@ -30,7 +30,7 @@ from typing import Any
 from matchevals._types import EvaluatorResult
 from matchevals.json_match._aggregate import results
 from matchevals.json_match._evaluation import Evaluation
-from matchevals.json_match._inputs import input_kind, to_json_value
+from matchevals.json_match._inputs import input_kind
 from matchevals.json_match._keys import key_rules, requests_of, score_keys
 from matchevals.json_match._leaves import score_documents
 from matchevals.json_match._options import JsonMatchOptions
@@ -50,9 +50,6 @@ def score(options: JsonMatchOptions, outputs: Any, reference_outputs: Any) -> li
 
 def prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) -> Evaluation:
     """Validate, pair and score everything that needs no judge."""
-    if type(outputs) is not dict or type(reference_outputs) is not dict:
-        outputs = to_json_value(outputs, "outputs")
-        reference_outputs = to_json_value(reference_outputs, "reference_outputs")
     try:
         return _prepare(outputs, reference_outputs, options)
     except RecursionError:

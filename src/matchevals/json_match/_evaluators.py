@@ -14,11 +14,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any, TypeVar
 
+from matchevals._calling import MISSING, check_call, keyword_evaluator
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import AsyncEvaluator, Evaluator, EvaluatorResult
 from matchevals.json_match._core import finish, prepare
 from matchevals.json_match._fast import scorer
-from matchevals.json_match._judge import Judge
+from matchevals.json_match._inputs import to_json_value
+from matchevals.json_match._judge import Judge, check_judge
 from matchevals.json_match._options import (
     Aggregator,
     Alignment,
@@ -56,16 +58,24 @@ async def _ascore(score: Compute, outputs: Any, reference_outputs: Any) -> list[
     return score(outputs, reference_outputs)
 
 
+def _json_inputs(outputs: Any, reference_outputs: Any) -> tuple[Any, Any]:
+    """Both arguments as JSON data (strings and messages parsed, other values converted)."""
+    return to_json_value(outputs, "outputs"), to_json_value(reference_outputs, "reference_outputs")
+
+
 def _evaluate(
     options: JsonMatchOptions,
     compute: Compute,
     run: EvaluatorRun,
     /,
-    *,
-    outputs: Any,
-    reference_outputs: Any,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
+    outputs, reference_outputs = _json_inputs(outputs, reference_outputs)
     if not watching():
         return compute(outputs, reference_outputs)
     return run.traced(
@@ -81,11 +91,14 @@ async def _aevaluate(
     compute: AsyncCompute,
     run: EvaluatorRun,
     /,
-    *,
-    outputs: Any,
-    reference_outputs: Any,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
     **kwargs: Any,
 ) -> list[EvaluatorResult]:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
+    outputs, reference_outputs = _json_inputs(outputs, reference_outputs)
     if not watching():
         return await compute(outputs, reference_outputs)
     return await run.atraced(
@@ -123,17 +136,13 @@ def _build(
         raise ValueError("rubric keys need a judge: pass judge= or model=")
     if not options.rubric and (judge is not None or model):
         raise ValueError("judge and model are only used for rubric keys: pass rubric= as well")
-    if model is not None and not isinstance(model, str):
-        raise TypeError(f"model must be a 'provider:name' string; got {type(model).__name__}")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        raise TypeError(f"model must be a 'provider:name' string; got {model!r}")
     if options.rubric:
         import openevals.llm  # noqa: F401 - the judge's library, loaded with the evaluator
+
+        check_judge(judge, model)
     return options, Judge(judge, model), EvaluatorRun(RUN_NAME)
-
-
-def _named(evaluator: _F) -> _F:
-    evaluator.__name__ = RUN_NAME
-    evaluator.__qualname__ = RUN_NAME
-    return evaluator
 
 
 def create_json_match_evaluator(
@@ -183,7 +192,7 @@ def create_json_match_evaluator(
     """
     options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
     compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
-    return _named(partial(_evaluate, options, compute, run))
+    return keyword_evaluator(partial(_evaluate, options, compute, run), RUN_NAME)
 
 
 def create_async_json_match_evaluator(
@@ -220,4 +229,4 @@ def create_async_json_match_evaluator(
         if options.rubric
         else partial(_ascore, scorer(options))
     )
-    return _named(partial(_aevaluate, options, compute, run))
+    return keyword_evaluator(partial(_aevaluate, options, compute, run), RUN_NAME)

@@ -5,11 +5,10 @@ before scoring (dicts and lists pass through untouched, and inputs are never mut
 
 - a ``str`` is parsed as JSON (a surrounding Markdown code fence such as ```` ```json ```` is
   dropped); text that does not parse is a ``ValueError`` quoting where parsing failed;
-- a pydantic model becomes ``model.model_dump(mode="json")``;
-- a dataclass instance becomes ``dataclasses.asdict(instance)``;
 - a LangChain message (anything with ``content`` and ``additional_kwargs``) is its content, parsed
   as JSON (text blocks of a list content are joined first);
-- in a list, items that are models or dataclasses are converted; strings stay strings.
+- anything else goes through the value-conversion policy, :func:`matchevals._conversion.to_json`
+  (pydantic models, dataclasses, enums, dates, tuples, sets, non-string keys, ... at any depth).
 
 :func:`input_kind` then tells what the two arguments are: two objects (``object``), two lists
 of objects (``records``) or two lists of plain ``values``, and refuses anything else with a
@@ -18,12 +17,12 @@ TypeError naming the fault.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
+from matchevals._conversion import to_json
 from matchevals._values import describe_type
 
 __all__ = ["InputKind", "input_kind", "to_json_value"]
@@ -38,50 +37,12 @@ def to_json_value(value: Any, name: str) -> Any:
     >>> to_json_value('{"a": [1, 2]}', "outputs")
     {'a': [1, 2]}
     """
-    value_type = type(value)
-    if value_type is dict:
-        return value
-    if value_type is list:
-        return _convert_items(value, name)
-    if value_type is str:
+    kind = type(value)
+    if kind is str:
         return _parse(value, name, "a string")
-    if _is_message(value):
+    if kind is not dict and kind is not list and _is_message(value):
         return _parse(_message_text(value, name), name, "a message whose content")
-    converted = _convert_object(value, name)
-    return value if converted is _UNCHANGED else converted
-
-
-_UNCHANGED: Any = object()
-
-
-def _convert_object(value: Any, name: str) -> Any:
-    if isinstance(value, type):
-        return _UNCHANGED
-    dump = getattr(value, "model_dump", None)
-    if dump is not None and callable(dump):
-        try:
-            return dump(mode="json")
-        except Exception as error:
-            raise TypeError(
-                f"{name}: could not convert the {type(value).__name__} model to JSON: {error}"
-            ) from error
-    if dataclasses.is_dataclass(value):
-        return dataclasses.asdict(cast(Any, value))
-    return _UNCHANGED
-
-
-def _convert_items(items: list[Any], name: str) -> list[Any]:
-    converted: list[Any] | None = None
-    for index, item in enumerate(items):
-        item_type = type(item)
-        if item_type is dict or item_type is str or item_type is int or item is None:
-            continue
-        new = _convert_object(item, f"{name}[{index}]")
-        if new is not _UNCHANGED:
-            if converted is None:
-                converted = list(items)
-            converted[index] = new
-    return items if converted is None else converted
+    return to_json(value, name)
 
 
 def _is_message(value: Any) -> bool:

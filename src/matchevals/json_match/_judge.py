@@ -23,6 +23,7 @@ __all__ = [
     "JUDGE_SYSTEM",
     "Judge",
     "JudgeError",
+    "check_judge",
     "judge_failed",
     "judge_payload",
     "read_judge_answer",
@@ -192,6 +193,48 @@ def judge_failed(
     if isinstance(error, JudgeError):
         raise error
     raise JudgeError(f"the judge failed on rubric keys {keys}: {message}") from error
+
+
+def check_judge(judge: Any, model: str | None) -> None:
+    """Refuse, when an evaluator is built, a judge that cannot work (no model is called).
+
+    A judge is a LangChain chat model that gives structured output, or an OpenAI-style client
+    (``client.chat.completions.create``) with ``model=`` naming the model.
+    """
+    if judge is None:
+        return
+    from langchain_core.language_models import BaseChatModel
+
+    if isinstance(judge, BaseChatModel):
+        try:
+            judge.with_structured_output(_PROBE_SCHEMA)
+        except Exception as error:
+            raise TypeError(
+                f"judge is a {type(judge).__name__} that cannot give structured output "
+                f"(with_structured_output raised {type(error).__name__}: {error}); the judge "
+                "answers rubric keys through a JSON schema"
+            ) from error
+        return
+    if hasattr(judge, "chat"):  # an OpenAI-style client
+        if not model:
+            raise ValueError(
+                "judge is an OpenAI-style client; pass model= as well, naming the model it "
+                "should call (for example model='openai:gpt-4o-mini')"
+            )
+        return
+    hint = f"; to name a model, pass model={judge!r}" if isinstance(judge, str) else ""
+    raise TypeError(
+        f"judge is {render(judge)} ({type(judge).__name__}); expected a LangChain chat model "
+        f"or an OpenAI-style client{hint}"
+    )
+
+
+_PROBE_SCHEMA = {
+    "type": "object",
+    "title": "structured_match_score",
+    "properties": {"probe": {"type": "boolean"}},
+    "required": ["probe"],
+}
 
 
 @dataclass(frozen=True)

@@ -16,37 +16,15 @@ comparator applies otherwise.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-__all__ = ["PathRules", "Rule", "is_glob"]
+from matchevals._path_text import child_path
+
+__all__ = ["PathRules", "Rule", "child_path", "is_glob"]
 
 LIST_MARKER = "[*]"
-_SPECIAL = re.compile(r'[.\[\]*"]')
-_SEGMENTS: dict[str, str] = {}
-
-
-def child_path(parent: str, key: Any) -> str:
-    """The path of ``key`` inside ``parent``: ``parent.key``, or ``parent["a.b"]`` when the key is
-    empty or holds one of ``. [ ] * "`` (JSON-quoted, so distinct keys keep distinct paths).
-
-    >>> child_path("address", "city"), child_path("a", "x.y"), child_path("", "")
-    ('address.city', 'a["x.y"]', '[""]')
-    """
-    segment = _SEGMENTS.get(key) if type(key) is str else None
-    if segment is None:
-        text = key if isinstance(key, str) else str(key)
-        if text and not _SPECIAL.search(text):
-            segment = "." + text
-        else:
-            segment = "[" + json.dumps(text, ensure_ascii=False) + "]"
-        if type(key) is str and len(_SEGMENTS) < 65_536:
-            _SEGMENTS[key] = segment
-    if parent:
-        return parent + segment
-    return segment[1:] if segment[0] == "." else segment
 
 
 def is_glob(pattern: str) -> bool:

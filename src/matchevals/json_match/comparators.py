@@ -22,8 +22,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal
 
+from matchevals._conversion import to_json
 from matchevals._values import freeze, json_equal
 
 __all__ = [
@@ -57,30 +59,56 @@ class exact:
         return json_equal(output_value, reference_value)
 
 
-def _as_number(value: Any, parse_strings: bool) -> float | None:
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _as_number(value: Any, parse_strings: bool) -> int | float | None:
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
         return float(value)
     if parse_strings and isinstance(value, str):
-        if "_" in value:  # Python accepts "1_000"; a JSON number never has underscores
+        text = value.strip()
+        if "_" in text:  # Python accepts "1_000"; a JSON number never has underscores
             return None
+        if _INTEGER.fullmatch(text):
+            return int(text)
         try:
-            return float(value.strip())
+            return float(text)
         except ValueError:
             return None
     return None
+
+
+def _close_exactly(left: int | float, right: int | float, rel_tol: float, abs_tol: float) -> bool:
+    """``math.isclose`` computed on the numbers' exact values (for a whole number among them)."""
+    if (type(left) is float and not math.isfinite(left)) or (
+        type(right) is float and not math.isfinite(right)
+    ):
+        return False  # NaN and the infinities are never close to a whole number
+    if not rel_tol and not abs_tol:
+        return left == right  # exact for int against int and int against float alike
+    exact_left, exact_right = Fraction(left), Fraction(right)
+    bound = Fraction(rel_tol) * max(abs(exact_left), abs(exact_right))
+    return abs(exact_left - exact_right) <= max(bound, Fraction(abs_tol))
 
 
 @dataclass(frozen=True)
 class numeric:
     """Numbers equal within ``abs_tol`` or ``rel_tol`` (as :func:`math.isclose`).
 
-    Booleans are never numbers. With ``parse_strings=True`` numeric strings such as ``"3.50"``
-    compare as numbers; other strings never match.
+    Two floats compare as :func:`math.isclose` compares them. When a whole number (an ``int``)
+    is involved, the comparison is exact: ``2**53 + 1`` is not ``2**53`` (nor the float
+    ``2.0**53``), and integers beyond the float range compare without overflow. Booleans are
+    never numbers. With ``parse_strings=True`` numeric strings such as ``"3.50"`` compare as
+    numbers (``"12"`` as a whole number, ``"3.50"`` as a float); other strings never match.
 
     >>> numeric(rel_tol=0.01)(99.5, 100), numeric(parse_strings=True)("3.50", 3.5)
     (True, True)
+    >>> numeric()(2**53 + 1, 2**53), numeric(abs_tol=1)(10**400 + 1, 10**400)
+    (False, True)
     """
 
     abs_tol: float = 0.0
@@ -92,17 +120,23 @@ class numeric:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"numeric({name}=...) must be a number; got {value!r}")
-            if not value >= 0:
-                raise ValueError(f"numeric({name}=...) must be >= 0; got {value!r}")
+            if not 0 <= value < math.inf:
+                raise ValueError(f"numeric({name}=...) must be a finite number >= 0; got {value!r}")
+        if not isinstance(self.parse_strings, bool):
+            raise TypeError(
+                f"numeric(parse_strings=...) must be a bool; got {self.parse_strings!r}"
+            )
 
     def __call__(self, output_value: Any, reference_value: Any) -> bool:
         left = _as_number(output_value, self.parse_strings)
         right = _as_number(reference_value, self.parse_strings)
         if left is None or right is None:
             return False
-        if math.isnan(left) or math.isnan(right):
-            return math.isnan(left) and math.isnan(right)
-        return math.isclose(left, right, rel_tol=self.rel_tol, abs_tol=self.abs_tol)
+        if type(left) is float and type(right) is float:
+            if math.isnan(left) or math.isnan(right):
+                return math.isnan(left) and math.isnan(right)
+            return math.isclose(left, right, rel_tol=self.rel_tol, abs_tol=self.abs_tol)
+        return _close_exactly(left, right, self.rel_tol, self.abs_tol)
 
 
 @dataclass(frozen=True)
@@ -178,6 +212,9 @@ class unordered:
 class one_of:
     """The output matches when it equals the reference or any of ``values`` (JSON equality).
 
+    ``values`` go through the value-conversion policy once, as the evaluator's inputs do (an
+    ``Enum`` member is its value, a date its ISO text).
+
     >>> one_of(["US", "United States"])("United States", "USA")
     True
     """
@@ -188,8 +225,11 @@ class one_of:
     def __init__(self, values: Sequence[Any]) -> None:
         if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, set)):
             raise TypeError(f"one_of(values) must be a list of values; got {values!r}")
-        object.__setattr__(self, "values", tuple(values))
-        object.__setattr__(self, "_frozen", frozenset(map(freeze, self.values)))
+        converted = tuple(
+            to_json(value, f"one_of(values)[{index}]") for index, value in enumerate(values)
+        )
+        object.__setattr__(self, "values", converted)
+        object.__setattr__(self, "_frozen", frozenset(map(freeze, converted)))
 
     def __reduce__(self) -> tuple[type[one_of], tuple[tuple[Any, ...]]]:
         return (one_of, (self.values,))

@@ -48,7 +48,9 @@ def _plain_result(result: Any, subject: str) -> dict[str, Any]:
             names = ", ".join(repr(str(name)) for name in list(result)[:5]) or "nothing"
             raise TypeError(f"{subject} has no 'key': a result is {{'key': ..., 'score': ...}}; "
                             f"it holds {names}")  # fmt: skip
-        return dict(result)
+        plain = dict(result)
+        _check_score(plain.get("score"), f"{subject}['score']")
+        return plain
     if not hasattr(result, "key"):
         raise TypeError(
             f"{subject} is {_a(describe_type(result))}; expected a result ({{'key': ..., "
@@ -59,7 +61,20 @@ def _plain_result(result: Any, subject: str) -> dict[str, Any]:
     plain["metadata"] = dict(metadata) if isinstance(metadata, Mapping) else None
     if plain["score"] is None and isinstance(getattr(result, "value", None), (bool, int, float)):
         plain["score"] = result.value
+    _check_score(plain["score"], f"{subject}.score")
     return plain
+
+
+def _check_score(score: Any, subject: str) -> None:
+    """A score is None (value-only feedback, left out of means), a bool, or a number in [0, 1]."""
+    if score is None or isinstance(score, bool):
+        return
+    if not isinstance(score, (int, float)):
+        raise TypeError(
+            f"{subject} is {_a(describe_type(score))}; expected a bool or a number in [0, 1]"
+        )
+    if not 0 <= score <= 1:  # NaN too
+        raise ValueError(f"{subject} is {score!r}; scores are bools or numbers in [0, 1]")
 
 
 def _results_of(value: Any, subject: str) -> list[dict[str, Any]]:
@@ -114,6 +129,7 @@ def example_from(item: Any, position: int, subject: str | None = None) -> Report
     if isinstance(item, Mapping) and "results" in item and "key" not in item:
         results = _results_of(item["results"], f"{subject}['results']")
         score, index = item.get("score"), item.get("index", position)
+        _check_score(score, f"{subject}['score']")
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"{subject}['index'] is {_a(describe_type(index))}; expected a whole "
                             "number")  # fmt: skip
@@ -121,7 +137,7 @@ def example_from(item: Any, position: int, subject: str | None = None) -> Report
             index=index,
             id=item.get("id", position),
             where=str(item.get("where") or f"example {position}"),
-            score=float(score) if isinstance(score, (int, float)) else example_score(results),
+            score=example_score(results) if score is None else float(score),
             results=results,
             outputs=item.get("outputs", NOT_GIVEN),
             reference_outputs=item.get("reference_outputs", NOT_GIVEN),

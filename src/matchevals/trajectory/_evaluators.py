@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from matchevals._calling import MISSING, check_call, keyword_evaluator
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
 from matchevals.trajectory._args import ArgsRules, MatcherArgs
@@ -133,11 +134,13 @@ def _evaluate(
     options: _Options,
     run: EvaluatorRun,
     /,
-    *,
-    outputs: Any,
-    reference_outputs: Any,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
     **kwargs: Any,
 ) -> EvaluatorResult:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(options.key, positional, outputs=outputs, reference_outputs=reference_outputs)
     if not watching():
         return _compute(options, outputs, reference_outputs)
     return run.traced(
@@ -151,11 +154,13 @@ async def _aevaluate(
     options: _Options,
     run: EvaluatorRun,
     /,
-    *,
-    outputs: Any,
-    reference_outputs: Any,
+    *positional: Any,
+    outputs: Any = MISSING,
+    reference_outputs: Any = MISSING,
     **kwargs: Any,
 ) -> EvaluatorResult:
+    if positional or outputs is MISSING or reference_outputs is MISSING:
+        check_call(options.key, positional, outputs=outputs, reference_outputs=reference_outputs)
     if not watching():
         return _compute(options, outputs, reference_outputs)
     return await run.atraced(
@@ -163,11 +168,6 @@ async def _aevaluate(
         outputs=outputs,
         reference_outputs=reference_outputs,
     )
-
-
-def _named(evaluator: _F, name: str) -> _F:
-    vars(evaluator)["__name__"] = name  # langsmith names evaluator runs after __name__
-    return evaluator
 
 
 def create_trajectory_match_evaluator(
@@ -204,7 +204,7 @@ def create_trajectory_match_evaluator(
     options = _options(
         trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
     )
-    return _named(partial(_evaluate, options, EvaluatorRun(options.key)), options.key)
+    return keyword_evaluator(partial(_evaluate, options, EvaluatorRun(options.key)), options.key)
 
 
 def create_async_trajectory_match_evaluator(
@@ -228,4 +228,4 @@ def create_async_trajectory_match_evaluator(
     options = _options(
         trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
     )
-    return _named(partial(_aevaluate, options, EvaluatorRun(options.key)), options.key)
+    return keyword_evaluator(partial(_aevaluate, options, EvaluatorRun(options.key)), options.key)

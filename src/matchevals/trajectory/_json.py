@@ -1,8 +1,9 @@
 """Everything the trajectory package takes from the JSON value model and from json_match.
 
-The one module of :mod:`matchevals.trajectory` that imports :mod:`matchevals._values` or
-:mod:`matchevals.json_match`, so both can be restructured behind it. json_match is used only
-through its public factory, imported when a json_match argument matcher is built.
+The one module of :mod:`matchevals.trajectory` that imports :mod:`matchevals._values`,
+:mod:`matchevals._conversion` or :mod:`matchevals.json_match`, so they can be restructured behind
+it. json_match is used only through its public factory, imported when a json_match argument
+matcher is built.
 """
 
 from __future__ import annotations
@@ -10,9 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from matchevals._conversion import to_json
 from matchevals._values import describe_type, freeze, json_equal, render
 
-__all__ = ["a_type", "describe_type", "freeze", "json_equal", "json_match_evaluator", "render"]
+__all__ = [
+    "a_type",
+    "describe_type",
+    "freeze",
+    "json_equal",
+    "json_match_evaluator",
+    "render",
+    "to_json",
+]
 
 
 def a_type(value: Any) -> str:

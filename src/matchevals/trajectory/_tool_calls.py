@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from matchevals.trajectory._json import a_type, render
+from matchevals.trajectory._json import a_type, render, to_json
 from matchevals.trajectory._types import ToolCall
 
 __all__ = ["block_type", "calls_from_field", "merge_block_calls", "refuse_invalid_calls"]
@@ -73,6 +73,7 @@ def calls_from_field(
                 name, args = call.get("name"), call.get("args")
                 if type(name) is str and name and type(args) is dict:
                     place = (base, source, "tool_calls", position)
+                    args = to_json(args, f"{_at(place)}.args")
                     calls.append(ToolCall(name, args, None, message, place))
                     continue
         calls.append(_read_call(call, (base, source, "tool_calls", position), message, memo))
@@ -190,14 +191,14 @@ def _args(
         raise ValueError(
             f"{_at(place)}{field} is JSON {a_type(parsed)}; tool arguments are an object"
         )
-    if type(value) is dict:
-        return value, None
-    if isinstance(value, Mapping):
-        return dict(value), None
     if isinstance(value, str):  # a str subclass
         return _args(str(value), place, field, empty_ok, memo)
     if value is None and empty_ok:
         return {}, None
+    if value is not None:
+        converted = to_json(value, f"{_at(place)}{field}")
+        if type(converted) is dict:
+            return converted, None
     raise TypeError(
         f"{_at(place)}{field} is {a_type(value)}; expected the arguments: a JSON object or string"
     )
