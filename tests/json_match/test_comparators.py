@@ -258,3 +258,15 @@ def test_numeric_in_an_evaluator_with_huge_integers() -> None:
 def test_numeric_refuses_options_it_cannot_honour(options: dict[str, Any], error: type) -> None:
     with pytest.raises(error, match=r"numeric\("):
         comparators.numeric(**options)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: comparators.similar(normalize="yes"), r"similar\(normalize=\.\.\.\) must be"),
+        (lambda: comparators.regex("a", flags="i"), r"regex\(flags=\.\.\.\) must be re flags"),
+    ],
+)
+def test_comparator_options_are_checked_when_built(build: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        build()

@@ -258,6 +258,8 @@ class regex:
     def __post_init__(self) -> None:
         if not isinstance(self.pattern, str):
             raise TypeError(f"regex(pattern) must be a str; got {self.pattern!r}")
+        if isinstance(self.flags, bool) or not isinstance(self.flags, int):
+            raise TypeError(f"regex(flags=...) must be re flags such as re.I; got {self.flags!r}")
         try:
             compiled = re.compile(self.pattern, self.flags)
         except re.error as error:
@@ -291,6 +293,11 @@ class similar:
             raise TypeError(f"similar(min_ratio=...) must be a number; got {self.min_ratio!r}")
         if not 0 <= self.min_ratio <= 1:
             raise ValueError(f"similar(min_ratio=...) must be in [0, 1]; got {self.min_ratio!r}")
+        if self.normalize is not None and not isinstance(self.normalize, text):
+            raise TypeError(
+                f"similar(normalize=...) must be a comparators.text() or None; "
+                f"got {self.normalize!r}"
+            )
 
     def __call__(self, output_value: Any, reference_value: Any) -> float:
         if not isinstance(output_value, str) or not isinstance(reference_value, str):
