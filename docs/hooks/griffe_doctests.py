@@ -58,6 +58,12 @@ def _literal_block(lines: list[str], start: int, margin: str, out: list[str]) ->
     return end
 
 
+def _content_margin(line: str) -> str:
+    """Where the text of ``line`` starts: past its indentation, and past a bullet."""
+    margin = _indent(line) + (2 if line.lstrip()[:2] in ("* ", "- ") else 0)
+    return " " * margin
+
+
 def to_markdown(text: str) -> str:
     """A docstring's text as Markdown (``tests/docs/test_site.py`` shows what it makes)."""
     lines = ROLE.sub(r"``\1``", text).splitlines()
@@ -69,7 +75,7 @@ def to_markdown(text: str) -> str:
             index = _doctest_block(lines, index, out)
         elif line.rstrip().endswith("::"):
             out.append(line.rstrip()[:-1])
-            index = _literal_block(lines, index + 1, " " * _indent(line), out)
+            index = _literal_block(lines, index + 1, _content_margin(line), out)
         else:
             out.append(line)
             index += 1

@@ -55,9 +55,7 @@ def _write_file(example: Example) -> None:
 
 def titled_files(document: Document) -> Iterator[Region]:
     for match in TITLED_FENCE.finditer(document.text):
-        yield Region(
-            match.start(), match.end(), (match["name"], match["text"]), _write_file
-        )
+        yield Region(match.start(), match.end(), (match["name"], match["text"]), _write_file)
 
 
 def _commands(text: str) -> list[tuple[str, str]]:
