@@ -112,7 +112,7 @@ SYBIL = Sybil(
 
 def examples(path: Path) -> list[Example]:
     """The page's examples, in the order they appear."""
-    return list(SYBIL.parse(path).examples())
+    return list(SYBIL.parse(path))  # a Document iterates over its examples, in order
 
 
 def fence_languages(path: Path) -> list[str]:
