@@ -34,9 +34,7 @@ def test_the_home_page_in_the_browser(
     assert open_page(browser, built_site / "index.html") == []
     title = browser.find_element("css selector", "article h1").text
     assert title == "matchevals"
-    links = [
-        link.text for link in browser.find_elements("css selector", "nav.md-nav--primary a")
-    ]
+    links = [link.text for link in browser.find_elements("css selector", "nav.md-nav--primary a")]
     assert "Getting started" in links and "JSON outputs" in links
     assert browser.find_elements("css selector", "article .highlight code")
     save_screenshot(browser, tmp_path / "docs-home.png", record_property)
