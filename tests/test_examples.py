@@ -17,8 +17,8 @@ def run_example(name: str) -> str:
     return completed.stdout
 
 
-def test_seed_demos_print_the_articles_numbers() -> None:
-    out = run_example("seed_demos.py")
+def test_json_match_options_print_their_scores() -> None:
+    out = run_example("json_match_options.py")
     blocks = {
         block.split(":\n")[0]: [line.strip() for line in block.splitlines()[1:] if "=" in line]
         for block in out.split("\n\n")

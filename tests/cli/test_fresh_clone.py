@@ -95,7 +95,7 @@ def test_readme_commands_work_on_a_fresh_clone(tmp_path: Path) -> None:
 
     installed = shell(first, clone, env)
     assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
-    assert "json_match:average = 0.25" in installed.stdout  # the seed article's first demo
+    assert "json_match:average = 0.25" in installed.stdout  # the first JSON-match demo
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c", "import matchevals; print(matchevals.__file__)"],
         capture_output=True,

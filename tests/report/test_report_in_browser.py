@@ -6,89 +6,22 @@ a chosen example are highlighted on both sides, graph runs are drawn as swimlane
 
 Each test saves a screenshot beside its page in its pytest temporary folder
 (``/tmp/pytest-of-$USER/pytest-current/<test name>0/``, pytest keeps the last three runs), and
-also in ``$MATCHEVALS_TEST_ARTIFACTS`` when that is set (CI collects that folder). Without
-Chromium, chromedriver or selenium the tests skip, except under CI (``CI`` set), where they fail.
+also in ``$MATCHEVALS_TEST_ARTIFACTS`` when that is set (CI collects that folder); the browser
+and the screenshots come from ``tests/browser.py``.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from matchevals.report import write_html_report
+from tests.browser import save_screenshot, until
 from tests.report.runs import Run, graph_run, hundred_thousand, json_run
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-FLAGS = (
-    "--headless",
-    "--no-sandbox",  # we run as root
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1400,1600",
-)
-WAIT = 60.0
-
-
-def _missing() -> str | None:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[dev]')"
-    for name, path in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)):
-        if not os.access(path, os.X_OK):
-            return f"{name} is not installed (apt-get install chromium chromium-driver)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    missing = _missing()
-    if missing and os.environ.get("CI"):
-        pytest.fail(f"the browser tests must run in CI: {missing}")
-    if missing:
-        pytest.skip(missing)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # The driver's path given, Selenium Manager is skipped (it would download one otherwise);
-    # SE_OFFLINE keeps it offline should a selenium version consult it anyway.
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SE_OFFLINE", "true")
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_script_timeout(WAIT)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def until(condition: Any, what: str, timeout: float = WAIT) -> Any:
-    """Poll ``condition()`` until it is truthy; fail saying ``what`` did not happen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 class Page:
@@ -140,16 +73,7 @@ class Page:
         return [entry for entry in self.log if entry["level"] == "SEVERE"]
 
     def screenshot(self, name: str, record_property: Any) -> Path:
-        target = self.path.with_name(name)
-        self.driver.save_screenshot(str(target))
-        assert target.stat().st_size > 10_000  # a picture, not an empty frame
-        shared = os.environ.get("MATCHEVALS_TEST_ARTIFACTS")
-        if shared:
-            Path(shared).mkdir(parents=True, exist_ok=True)
-            shutil.copy(target, Path(shared) / name)
-        record_property("screenshot", str(target))
-        print(f"screenshot: {target}")
-        return target
+        return save_screenshot(self.driver, self.path.with_name(name), record_property)
 
 
 def fmt(value: float) -> str:

@@ -1,6 +1,6 @@
 """``matchevals demo``: the main job on bundled example data, in three parts.
 
-1. The seed article's JSON-match demos (aggregators, list aggregators, list match modes).
+1. JSON match on small records: aggregators, list aggregators, list match modes.
 2. A batch of extracted invoices with realistic mistakes, scored as ``matchevals json`` does.
 3. A real LangGraph fan-out graph, captured while it runs and matched superstep by superstep
    (with the ``langgraph`` extra; otherwise the bundled trajectories are scored instead).
@@ -78,7 +78,7 @@ def _seed_cases() -> list[tuple[str, dict[str, Any], Any, Any]]:
 def _seed_demos() -> None:
     from matchevals.json_match import create_json_match_evaluator
 
-    print("== 1. The seed article's JSON-match demos ==\n")
+    print("== 1. JSON match on small records: aggregators and list modes ==\n")
     for title, options, outputs, references in _seed_cases():
         results = create_json_match_evaluator(**options)(
             outputs=outputs, reference_outputs=references

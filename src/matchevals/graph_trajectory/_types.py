@@ -32,8 +32,8 @@ class ReferenceStep(NamedTuple):
 
     ``ReferenceStep(["b", "c"])`` accepts ``["c", "b"]`` (the default mode is ``"unordered"``);
     ``ReferenceStep(["b", "c"], "exact")`` accepts only ``["b", "c"]``. A bare list in a
-    reference means ``ReferenceStep(that_list, "unordered")``, as the seed article's text says
-    (its code listing used ``"exact"``). The node name ``"*"`` matches any one node.
+    reference means ``ReferenceStep(that_list, "unordered")``. The node name ``"*"`` matches any
+    one node.
 
     >>> ReferenceStep(["tools"], optional=True)
     ReferenceStep(steps=['tools'], match_mode='unordered', optional=True)

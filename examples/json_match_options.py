@@ -1,6 +1,6 @@
-"""The seed article's three JSON-match demos, computed by matchevals.
+"""JSON match on small records: how aggregators, list aggregators and list match modes score.
 
-Run: python examples/seed_demos.py
+Run: python examples/json_match_options.py
 
 1. aggregator None / all / average on one pair of person records;
 2. the six list_aggregator × aggregator combinations on two lists of people;
