@@ -275,6 +275,8 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
      "outputs[0].tool_calls[0].function.name is null; expected the tool's name"),
     ([assistant({"function": {"name": "", "arguments": "{}"}})], ValueError,
      "outputs[0].tool_calls[0].function.name is an empty string"),
+    ([assistant({"id": "1", "type": "function", "function": {"name": "now"}})], ValueError,
+     "outputs[0].tool_calls[0].function has no 'arguments'; an OpenAI call has them"),
     ([assistant({"name": "search"})], ValueError,
      "outputs[0].tool_calls[0] has no 'args'; a LangChain tool call needs them"),
     ([assistant({"name": "search", "args": [1]})], TypeError,
@@ -497,3 +499,16 @@ def test_empty_and_absent_calls_fields_are_no_calls() -> None:
             ("assistant", []),
             ("assistant", []),
         ]
+
+
+def test_a_block_whose_id_is_a_number_is_not_the_call_whose_id_is_that_text() -> None:
+    """Blocks repeating a tool_calls entry are merged by id: 1 is not "1" (as LangChain
+    compares them), so the block's call is kept."""
+    message = {
+        "role": "assistant",
+        "tool_calls": [langchain_call("search", {"q": "x"}, call_id="1")],
+        "content": [{"type": "tool_use", "id": 1, "name": "fetch", "input": {"url": "u"}}],
+    }
+    assert shape([message]) == [("assistant", [("search", {"q": "x"}), ("fetch", {"url": "u"})])]
+    message["content"][0]["id"] = "1"
+    assert shape([message]) == [("assistant", [("search", {"q": "x"})])]

@@ -93,7 +93,9 @@ def _read_call(
         name = function.get("name")
         if type(name) is not str or not name:
             _bad_name(name, f"{_at(place)}.function.name")
-        args, text = _args(function.get("arguments"), place, ".function.arguments", True, memo)
+        if "arguments" not in function:  # None or "" are no arguments; absent is malformed
+            raise ValueError(f"{_at(place)}.function has no 'arguments'; an OpenAI call has them")
+        args, text = _args(function["arguments"], place, ".function.arguments", True, memo)
     else:  # LangChain
         name = call.get("name")
         if type(name) is not str or not name:
@@ -120,7 +122,8 @@ def _at(place: tuple[str, int, str, int]) -> str:
 
 
 def _id_key(call_id: Any) -> Any:
-    return call_id if isinstance(call_id, str) else repr(call_id)
+    """A hashable key per id; an id that is not a string never equals one (1 is not "1")."""
+    return call_id if isinstance(call_id, str) else (type(call_id).__name__, repr(call_id))
 
 
 def block_type(block: Any) -> Any:
