@@ -125,7 +125,7 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
                 if tool_calls or (tool_calls is not None and type(tool_calls) is not list):
                     calls = calls_from_field(tool_calls, base, source, len(all_roles), memo)
                     all_calls.extend(calls)
-            elif _given(tool_calls) or (
+            elif (tool_calls is not None and (tool_calls or type(tool_calls) is not list)) or (
                 role == "user" and (content := item.get("content")) is not None
                 and type(content) is not str
             ):  # fmt: skip
