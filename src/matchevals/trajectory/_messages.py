@@ -72,6 +72,7 @@ _LC_CONSTRUCTOR_TYPES = {
     "ChatMessageChunk": "chat",
 }
 _NO_CALLS: tuple[ToolCall, ...] = ()
+_TEXT = (str, type(None))  # content read no further (a list of blocks may hold calls)
 _EXPECTED_MESSAGE = "expected a message: a dict with 'role' (or 'type'), or a LangChain message"
 
 
@@ -89,9 +90,8 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
     items, base = _message_list(value, side)
     read, roles = Trajectory(base), ROLES
     memo: dict[str, Any] = {} if parsed is None else parsed
-    # The common case inline, appending to the columns directly; everything else (and every
-    # error) goes through _read_dict / _read_object. Content blocks matter only in user and
-    # assistant messages, function_call and invalid_tool_calls only in assistant ones.
+    # The common case inline, appending to the columns; anything else (and every error) goes
+    # through _read_dict / _read_object. A list field other than [] or None is read (or refused).
     all_roles, all_calls = read.roles, read.calls
     sources, calls_of = read.sources, read.message_calls
     for source, item in enumerate(items):
@@ -102,33 +102,27 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
                 if "data" in item:  # LangChain's messages_to_dict form: slow path
                     _read_dict(item, read, source, memo)
                     continue
-            try:
-                role = roles.get(raw)
-            except TypeError:  # unhashable: the slow path says what it is
-                role = None
+            role = roles.get(raw) if type(raw) is str else None  # else the slow path says why
             if role is None:
                 _read_dict(item, read, source, memo)
                 continue
             tool_calls, calls = item.get("tool_calls"), _NO_CALLS
             if role == "assistant":
-                content = item.get("content")
-                invalid = item.get("invalid_tool_calls")
+                content, invalid = item.get("content"), item.get("invalid_tool_calls")
                 if (
-                    (content is not None and type(content) is not str)  # blocks may hold calls
+                    type(content) not in _TEXT  # content blocks may hold calls
                     or item.get("function_call") is not None
                     or (invalid is not None and (invalid or type(invalid) is not list))
                     or ((kwargs := item.get("additional_kwargs")) and _legacy_call(kwargs))
                 ):
                     _read_dict(item, read, source, memo)
                     continue
-                # [] and None are no calls; {}, 0, "" or False go to calls_from_field's refusal
                 if tool_calls or (tool_calls is not None and type(tool_calls) is not list):
                     calls = calls_from_field(tool_calls, base, source, len(all_roles), memo)
                     all_calls.extend(calls)
             elif (tool_calls is not None and (tool_calls or type(tool_calls) is not list)) or (
-                role == "user" and (content := item.get("content")) is not None
-                and type(content) is not str
-            ):  # fmt: skip
+                role == "user" and type(item.get("content")) not in _TEXT
+            ):
                 _read_dict(item, read, source, memo)  # tool results; or refuses the calls
                 continue
             all_roles.append(role)

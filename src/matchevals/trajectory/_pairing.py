@@ -8,11 +8,15 @@ brute-force oracle) because each shortcut below is taken only for rules that kee
 - the built-in rules (exact, ignore, subset, superset, key lists) see arguments only through
   JSON equality (``json_equal`` and ``freeze``, which agree, and are an equivalence: NaN
   equals NaN, ``1`` equals ``1.0``, ``true`` is not ``1``): two calls whose arguments are
-  equal as JSON are interchangeable for them, so calls may be grouped by value;
+  equal as JSON are interchangeable for them, so calls may be grouped by value (a value that
+  is not JSON compares by its own ``==`` and hash: exact as far as those are an equivalence);
 - for ``reflexive`` rules (exact, ignore, subset, superset: reflexive and transitive),
   calls whose arguments came as the same JSON text pair first, without hashing or comparing
-  values. Exact: if a maximum pairing holds ``(o, r')`` and ``(o', r)`` for such ``o, r``,
-  then ``o' ~ r = o ~ r'`` gives ``(o, r), (o', r')`` of the same size;
+  values. Exact: take such ``o`` and ``r`` (identical arguments) and a maximum pairing. If it
+  holds ``(o, r')`` and ``(o', r)``, then ``o'`` fits ``r``, the same value as ``o``, which
+  fits ``r'``, so ``o'`` fits ``r'`` (transitivity) and ``(o, r), (o', r')`` is as large; if
+  only ``(o, r')`` (or ``(o', r)``), swapping in ``(o, r)`` keeps the size; if neither, the
+  pairing was not maximum;
 - ``ignore`` pairs the rest in order (every pair is compatible);
 - ``exact`` on a few calls of a tool: first come, first served by equality (an equivalence,
   for which that pairs min(count) of every class: a maximum pairing);
