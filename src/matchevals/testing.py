@@ -4,11 +4,12 @@
 >>> [r["score"] for r in assert_json_match({"name": "Ann", "age": 30}, {"age": 30, "name": "Ann"})]
 [1, 1]
 
-Both assertions build the evaluator from ``**options`` (the factory's keyword arguments), run it
-once, and return its results when every score reaches ``threshold``. Otherwise they raise
-``AssertionError`` listing the differing paths with expected and actual values (JSON), or the run
-and its reference side by side, superstep by superstep, with the first divergence marked (graph),
-or the agent's messages or tool calls beside the reference's, each failing row marked (trajectory).
+Each assertion builds the evaluator from ``**options`` (the factory's keyword arguments), runs it
+once, and returns its results when every score reaches ``threshold`` (a boolean score passes only
+when True, whatever the threshold). Otherwise it raises ``AssertionError`` listing the differing
+paths with expected and actual values (JSON), or the run and its reference side by side,
+superstep by superstep, with the first divergence marked (graph), or the agent's messages or tool
+calls beside the reference's, each failing row marked (trajectory).
 """
 
 from __future__ import annotations
@@ -39,8 +40,25 @@ def _check_threshold(threshold: object) -> float:
     return float(threshold)
 
 
-def _score(result: Mapping[str, Any]) -> float:
-    return float(result["score"])
+def _passes(result: Mapping[str, Any], bar: float) -> bool:
+    """Whether a result passes: a boolean score when True, whatever the threshold (False is
+    not a 0 that a threshold of 0 lets through); a number when it reaches the threshold.
+
+    >>> _passes({"score": False}, 0.0), _passes({"score": 0}, 0.0), _passes({"score": 0.5}, 0.6)
+    (False, True, False)
+    """
+    score = result["score"]
+    if isinstance(score, bool):
+        return score
+    return float(score) >= bar
+
+
+def _below(failing: Sequence[Mapping[str, Any]], bar: float) -> str:
+    """How the failing results failed: ``below the threshold 0.8``, ``False``, or both."""
+    booleans = sum(isinstance(result["score"], bool) for result in failing)
+    if not booleans:
+        return f"below the threshold {bar}"
+    return "False" if booleans == len(failing) else f"below the threshold {bar} or False"
 
 
 def _scores_line(results: Sequence[Mapping[str, Any]]) -> str:
@@ -70,7 +88,7 @@ def assert_json_match(
     results = create_json_match_evaluator(**options)(
         outputs=outputs, reference_outputs=reference_outputs
     )
-    failing = [result for result in results if _score(result) < bar]
+    failing = [result for result in results if not _passes(result, bar)]
     if not failing:
         return results
     raise AssertionError(_json_message(outputs, reference_outputs, results, failing, bar, options))
@@ -85,7 +103,7 @@ def _json_message(
     options: Mapping[str, Any],
 ) -> str:
     head = (
-        f"json_match: {len(failing)} of {len(results)} results below the threshold {bar}: "
+        f"json_match: {len(failing)} of {len(results)} results {_below(failing, bar)}: "
         + _scores_line(failing)
     )
     lines = [head]
@@ -140,7 +158,7 @@ def assert_graph_trajectory_match(
     result: Any = create_graph_trajectory_match_evaluator(**options)(
         outputs=outputs, reference_outputs=reference_outputs
     )
-    if _score(result) >= bar:
+    if _passes(result, bar):
         return result  # type: ignore[no-any-return]
     raise AssertionError(_graph_message(outputs, reference_outputs, result, bar))
 
@@ -211,6 +229,6 @@ def assert_trajectory_match(
     result = create_trajectory_match_evaluator(**options)(
         outputs=outputs, reference_outputs=reference_outputs
     )
-    if _score(result) >= bar:
+    if _passes(result, bar):
         return result
     raise AssertionError("\n".join(trajectory_lines(result, threshold=bar)))

@@ -21,6 +21,7 @@ from matchevals.json_match import (
     create_async_json_match_evaluator,
     create_json_match_evaluator,
 )
+from matchevals.testing import assert_graph_trajectory_match
 from tests.graph_trajectory.helpers import ref, run
 
 THREAD = [run(["plan"], ["act"]), run(["plan"], ["act"]), run(["plan"], ["wait"])]
@@ -279,3 +280,30 @@ def test_a_results_evaluator_without_comments_still_gives_its_score() -> None:
         "below the threshold 1"
     )
     assert "mismatches" not in result["metadata"]["runs"][0]["results"]
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 1.0])
+def test_a_results_evaluator_answering_false_fails_every_threshold(threshold: float) -> None:
+    """One boolean verdict passes only when True: its False is not a 0 that a threshold of 0
+    lets through (a 0, or a mean of several results, is a number held against the threshold)."""
+
+    def rejects(**_: Any) -> dict[str, Any]:
+        return {"key": "verdict", "score": False}
+
+    def scores_zero(**_: Any) -> dict[str, Any]:
+        return {"key": "zero", "score": 0}
+
+    options: dict[str, Any] = {"eval_results": True, "threshold": threshold}
+    result = create_graph_trajectory_match_evaluator(**options, results_evaluator=rejects)(
+        outputs=OUTPUTS, reference_outputs=EXPECTED
+    )
+    assert result["score"] is False
+    assert result["comment"] == (
+        "run 0 matched its reference steps but its results scored False with results_evaluator"
+    )
+    with pytest.raises(AssertionError, match="graph_trajectory_match = False"):
+        assert_graph_trajectory_match(OUTPUTS, EXPECTED, **options, results_evaluator=rejects)
+    zero = create_graph_trajectory_match_evaluator(**options, results_evaluator=scores_zero)(
+        outputs=OUTPUTS, reference_outputs=EXPECTED
+    )
+    assert zero["score"] is (threshold == 0.0)

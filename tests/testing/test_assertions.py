@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from matchevals.graph_trajectory import ReferenceStep, Repeat
 from matchevals.testing import assert_graph_trajectory_match, assert_json_match
+from tests.scripted_judge import ScriptedJudge
 
 
 def failure(call: object, *args: object, **kwargs: object) -> str:
@@ -150,3 +153,44 @@ def test_graph_results_mismatch_is_explained() -> None:
 def test_graph_bad_input_raises_the_matchers_error() -> None:
     with pytest.raises(TypeError, match=r"outputs.steps\[0\] is a str"):
         assert_graph_trajectory_match({"steps": ["a"]}, {"steps": [["a"]]})
+
+
+def _reject_all(schema: dict[str, Any], messages: list[Any]) -> dict[str, Any]:
+    """A judge answering every rubric key with score False."""
+    return {
+        name: False if spec.get("type") == "boolean" else {"score": False, "reasoning": "no"}
+        for name, spec in schema["properties"].items()
+    }
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 1.0])
+def test_a_false_json_match_result_fails_every_threshold(threshold: float) -> None:
+    """A rubric key the judge rejects scores False: not a 0 that a threshold of 0 lets
+    through. A 0 does pass a threshold of 0."""
+    options: dict[str, Any] = {"rubric": {"tone": "Is it polite?"}}
+    judged = {"tone": "go away"}, {"tone": "hello"}
+    message = failure(
+        assert_json_match, *judged, threshold=threshold, judge=ScriptedJudge(answer=_reject_all),
+        **options,
+    )  # fmt: skip
+    assert message.splitlines()[0] == "json_match: 1 of 1 results False: json_match:tone = False"
+    mixed = failure(
+        assert_json_match, {"tone": "go away", "n": 1}, {"tone": "hello", "n": 2},
+        threshold=threshold, judge=ScriptedJudge(answer=_reject_all), **options,
+    )  # fmt: skip
+    expected = (
+        "json_match: 1 of 2 results False: json_match:tone = False"
+        if threshold == 0.0  # n scores 0, which reaches a threshold of 0
+        else f"json_match: 2 of 2 results below the threshold {threshold} or False: "
+        "json_match:n = 0, json_match:tone = False"
+    )
+    assert mixed.splitlines()[0] == expected
+    assert assert_json_match({"a": 0}, {"a": 1}, threshold=0.0)[0]["score"] == 0
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5])
+def test_a_false_graph_match_fails_every_threshold(threshold: float) -> None:
+    run, reference = {"steps": [["a"], ["b"]]}, {"steps": [["a"], ["c"]]}
+    message = failure(assert_graph_trajectory_match, run, reference, threshold=threshold)
+    assert message.startswith(f"graph_trajectory_match = False (threshold {threshold}): run 0")
+    assert assert_graph_trajectory_match(run, run, threshold=threshold)["score"] is True

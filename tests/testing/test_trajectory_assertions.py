@@ -136,9 +136,12 @@ def test_a_graded_score_must_reach_the_threshold() -> None:
     )
 
 
-def test_a_boolean_failure_fails_any_threshold_above_zero() -> None:
-    failure(OUTPUTS, REFERENCES, threshold=0.01)
-    assert assert_trajectory_match(OUTPUTS, REFERENCES, threshold=0.0)["score"] is False
+@pytest.mark.parametrize("threshold", [0.0, 0.01, 1.0])
+def test_a_boolean_failure_fails_every_threshold(threshold: float) -> None:
+    """False is not a 0 that a threshold of 0 lets through; True passes any threshold."""
+    text = failure(OUTPUTS, REFERENCES, threshold=threshold)
+    assert text.startswith("trajectory_strict_match = False")
+    assert assert_trajectory_match(OUTPUTS, OUTPUTS, threshold=threshold)["score"] is True
 
 
 def test_the_issues_counterexample_passes_and_greedy_pairing_says_why_it_fails() -> None:

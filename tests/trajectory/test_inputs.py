@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -274,6 +275,8 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
      "outputs[0].tool_calls[0].function.name is null; expected the tool's name"),
     ([assistant({"function": {"name": "", "arguments": "{}"}})], ValueError,
      "outputs[0].tool_calls[0].function.name is an empty string"),
+    ([assistant({"id": "1", "type": "function", "function": {"name": "now"}})], ValueError,
+     "outputs[0].tool_calls[0].function has no 'arguments'; an OpenAI call has them"),
     ([assistant({"name": "search"})], ValueError,
      "outputs[0].tool_calls[0] has no 'args'; a LangChain tool call needs them"),
     ([assistant({"name": "search", "args": [1]})], TypeError,
@@ -295,6 +298,8 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
        "tool_calls": [GOOD_CALL]}], ValueError, "outputs[0].tool_calls[0]: a tool message makes"),
     ([{"role": "assistant", "content": "", "function_call": {"name": "f", "arguments": "{}"}}],
      ValueError, "outputs[0].function_call: legacy OpenAI function calls are not read"),
+    ([AIMessage("", additional_kwargs={"function_call": {"name": "f", "arguments": "{}"}})],
+     ValueError, "outputs[0].additional_kwargs.function_call: legacy OpenAI function calls"),
     ([{"role": "assistant", "content": "", "invalid_tool_calls": [
         {"name": "f", "args": "{bad", "id": "1", "error": "not JSON"}]}],
      ValueError, "outputs[0].invalid_tool_calls[0]: LangChain could not parse this tool call (f: "
@@ -310,6 +315,50 @@ BAD_INPUTS: list[tuple[Any, type[Exception], str]] = [
      ValueError, "outputs[0].content[0]: a user message makes no tool calls"),
     ([{"lc": 1, "type": "constructor", "id": ["langchain", "Document"], "kwargs": {}}],
      ValueError, "outputs[0] is a serialized LangChain object that is not a message"),
+]  # fmt: skip
+
+# A wrong-typed value where calls may be is refused, never read as "no calls", in every format.
+_TOOL_USE = {"type": "tool_use", "id": "t", "name": "f", "input": {}}
+_AI_ENVELOPE = {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages",
+                "AIMessage"], "kwargs": {"content": ""}}  # fmt: skip
+NOT_A_LIST = [({}, "an object"), (0, "a number"), ("", "a string"), (False, "a boolean")]
+BAD_INPUTS += [
+    (message, TypeError, f"outputs[{at}].tool_calls is {kind}; expected a list of tool calls")
+    for value, kind in NOT_A_LIST
+    for at, message in [
+        (0, [{"role": "assistant", "content": "", "tool_calls": value}]),  # OpenAI
+        (0, [{"type": "ai", "content": "", "tool_calls": value}]),  # LangChain dict
+        (1, [user(), {"type": "ai", "data": {"content": "", "tool_calls": value}}]),
+        (0, [{**_AI_ENVELOPE, "kwargs": {"content": "", "tool_calls": value}}]),
+        (0, [{"role": "assistant", "content": [_TOOL_USE], "tool_calls": value}]),  # Anthropic
+        (0, [{"role": "tool", "content": "x", "tool_call_id": "1", "tool_calls": value}]),
+        (0, [{"role": "user", "content": "x", "tool_calls": value}]),
+    ]
+]
+BAD_INPUTS += [
+    (message, TypeError, f"outputs[0].invalid_tool_calls is {kind}; expected a list")
+    for value, kind in NOT_A_LIST
+    for message in [
+        [{"role": "assistant", "content": "", "invalid_tool_calls": value}],
+        [{"type": "ai", "content": "", "tool_calls": [], "invalid_tool_calls": value}],
+        [{**_AI_ENVELOPE, "kwargs": {"content": "", "invalid_tool_calls": value}}],
+    ]
+]
+BAD_INPUTS += [
+    ([{"type": "ai", "content": "", "additional_kwargs": {"function_call": {"name": "f"}}}],
+     ValueError, "outputs[0].additional_kwargs.function_call: legacy OpenAI function calls"),
+    ([{"role": "assistant", "content": _TOOL_USE}], TypeError,
+     "outputs[0].content is an object; expected text or a list of content blocks"),
+    ([{"role": "user", "content": {"type": "tool_result", "tool_use_id": "t", "content": "x"}}],
+     TypeError, "outputs[0].content is an object; expected text or a list of content blocks"),
+    ([{"role": "assistant", "content": [SimpleNamespace(**_TOOL_USE)]}], TypeError,
+     "outputs[0].content[0] is a value of type SimpleNamespace; expected a content block"),
+    ([{"role": "assistant", "content": ["text", 0]}], TypeError,
+     "outputs[0].content[1] is a number; expected a content block (a dict) or text"),
+    ([{"role": "assistant", "content": [{**_TOOL_USE, "type": ["tool_use"]}]}], TypeError,
+     "outputs[0].content[0].type is a list; expected a string"),
+    ([{"role": "assistant", "content": [{**_TOOL_USE, "type": False}]}], TypeError,
+     "outputs[0].content[0].type is a boolean; expected a string"),
 ]  # fmt: skip
 
 
@@ -431,3 +480,39 @@ def test_any_single_corruption_is_named(
         create_trajectory_match_evaluator(trajectory_match_mode="unordered")(**arguments)
     where = f"{side}[{target}]" + ("." + suffix.format(call=call) if suffix else "")
     assert str(raised.value).startswith(where), (str(raised.value), where)
+
+
+@pytest.mark.parametrize(("value", "kind"), NOT_A_LIST)
+def test_a_message_object_with_calls_of_the_wrong_type_is_refused(value: Any, kind: str) -> None:
+    """A message object read by its attributes (LangChain's own validate theirs)."""
+    message = SimpleNamespace(type="ai", content="", tool_calls=value, invalid_tool_calls=[])
+    with pytest.raises(TypeError, match=rf"^outputs\[1\]\.tool_calls is {kind}; expected a list"):
+        read_trajectory([HumanMessage("q"), message], "outputs")
+    invalid = SimpleNamespace(type="ai", content="", tool_calls=[], invalid_tool_calls=value)
+    with pytest.raises(TypeError, match=rf"^outputs\[0\]\.invalid_tool_calls is {kind}"):
+        read_trajectory([invalid], "outputs")
+
+
+def test_empty_and_absent_calls_fields_are_no_calls() -> None:
+    for fields in ({}, {"tool_calls": None}, {"tool_calls": []}, {"tool_calls": ()},
+                   {"invalid_tool_calls": []}, {"invalid_tool_calls": None},
+                   {"additional_kwargs": {}}, {"content": None}):  # fmt: skip
+        message = {"role": "assistant", "content": "", **fields}
+        assert shape([user(), message, {"type": "ai", "content": "", **fields}]) == [
+            ("user", []),
+            ("assistant", []),
+            ("assistant", []),
+        ]
+
+
+def test_a_block_whose_id_is_a_number_is_not_the_call_whose_id_is_that_text() -> None:
+    """Blocks repeating a tool_calls entry are merged by id: 1 is not "1" (as LangChain
+    compares them), so the block's call is kept."""
+    message = {
+        "role": "assistant",
+        "tool_calls": [langchain_call("search", {"q": "x"}, call_id="1")],
+        "content": [{"type": "tool_use", "id": 1, "name": "fetch", "input": {"url": "u"}}],
+    }
+    assert shape([message]) == [("assistant", [("search", {"q": "x"}), ("fetch", {"url": "u"})])]
+    message["content"][0]["id"] = "1"
+    assert shape([message]) == [("assistant", [("search", {"q": "x"})])]

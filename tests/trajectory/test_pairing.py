@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals.trajectory import create_trajectory_match_evaluator
 from matchevals.trajectory._args import ArgsRules, MatcherArgs
 from matchevals.trajectory._bipartite import maximum_matching
 from matchevals.trajectory._match import align_messages
@@ -167,18 +168,25 @@ def test_calls_of_two_tools_with_the_same_arguments_text_pair_by_tool() -> None:
     assert maximum_pairing(only_a, references[::-1], rules) == [(0, 1)]
 
 
-def test_a_matcher_is_asked_once_per_distinct_pair_of_argument_values() -> None:
+def test_a_matcher_is_asked_once_per_pair_of_argument_objects() -> None:
+    """Calls sharing an arguments object (as calls of the same JSON text do) are asked once;
+    arguments equal only as JSON are asked apart (a matcher may tell 1 from 1.0)."""
     asked: list[tuple[Any, Any]] = []
 
     def matcher(output_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
         asked.append((output_args["n"], reference_args["n"]))
-        return output_args["n"] == reference_args["n"]
+        return repr(output_args["n"]) == repr(reference_args["n"])
 
-    rules = build_rules("exact", {"t": matcher})
-    outputs = [make_call("t", {"n": n}, "o", i) for i, n in enumerate([1, 1, 1, 2, 2])]
-    references = [make_call("t", {"n": n}, "r", i) for i, n in enumerate([2, 1, 2, 1, 1])]
+    rules = build_rules("exact", {"t": matcher}).for_evaluation()
+    one, two = {"n": 1}, {"n": 2}
+    outputs = [make_call("t", args, "o", i) for i, args in enumerate([one, one, one, two, two])]
+    references = [make_call("t", args, "r", i) for i, args in enumerate([two, one, two, one, one])]
     assert len(maximum_pairing(outputs, references, rules)) == 5
     assert sorted(asked) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    asked.clear()
+    floats = [make_call("t", {"n": 1.0}, "o", 0), make_call("t", {"n": 1}, "o", 1)]
+    assert maximum_pairing(floats, [make_call("t", one, "r", 0)], rules) == [(1, 0)]
+    assert sorted(asked, key=repr) == [(1, 1), (1.0, 1)]
 
 
 def _random_messages(rng: random.Random) -> list[dict[str, Any]]:
@@ -215,3 +223,87 @@ def test_the_message_alignment_of_graded_strict_mode_is_the_best(args_mode: str)
         assert all(out[i].role == ref[j].role for i, j in aligned)
         best = brute_force_strict_alignment(outputs, references, args_mode)
         assert (len(pairs), len(aligned)) == best
+
+
+def _s_call(index: int, arguments: str) -> dict[str, Any]:
+    return {"id": str(index), "type": "function", "function": {"name": "s", "arguments": arguments}}
+
+
+def _n_as_text(output_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
+    return str(output_args["n"]) == str(reference_args["n"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "outputs", "references"),
+    [
+        ("superset", ['{"n": 1.0}', '{"n": 1}'], ['{"n": 1}']),
+        ("subset", ['{"n": 1}'], ['{"n": 1.0}', '{"n": 1}']),
+        ("unordered", ['{"n": 1.0}', '{"n": 1}'], ['{"n": 1}', '{"n": 1.0}']),
+        ("strict", ['{"n": 1.0}', '{"n": 1}'], ['{"n": 1}', '{"n": 1.0}']),
+    ],
+)
+def test_a_matcher_telling_1_from_1_0_is_asked_about_every_pair(
+    mode: str, outputs: list[str], references: list[str]
+) -> None:
+    """Arguments equal as JSON are not grouped for a user's matcher: a valid pairing exists
+    (greedy pairing finds it too), so the answer is True, with no self-contradicting comment."""
+    out = [assistant(*(_s_call(i, text) for i, text in enumerate(outputs)))]
+    ref = [assistant(*(_s_call(i, text) for i, text in enumerate(references)))]
+    for alignment in ("optimal", "greedy"):
+        evaluator = create_trajectory_match_evaluator(
+            trajectory_match_mode=mode,
+            tool_args_match_overrides={"s": _n_as_text},
+            alignment=alignment,
+        )
+        assert evaluator(outputs=out, reference_outputs=ref) == {
+            "key": f"trajectory_{mode}_match",
+            "score": True,
+            "comment": None,
+            "metadata": None,
+        }
+    graded = create_trajectory_match_evaluator(
+        trajectory_match_mode=mode, tool_args_match_overrides={"s": _n_as_text}, score="f1"
+    )(outputs=out, reference_outputs=ref)
+    expected_f1 = 2 * len(min(outputs, references, key=len)) / (len(outputs) + len(references))
+    assert graded["score"] == pytest.approx(expected_f1)
+
+
+def test_a_matcher_seeing_key_order_is_asked_about_every_pair() -> None:
+    def same_key_order(output_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
+        return list(output_args) == list(reference_args) and output_args == reference_args
+
+    evaluator = create_trajectory_match_evaluator(
+        trajectory_match_mode="unordered", tool_args_match_overrides={"s": same_key_order}
+    )
+    ab, ba = '{"a": 1, "b": 2}', '{"b": 2, "a": 1}'
+    outputs = [assistant(_s_call(0, ab), _s_call(1, ba))]
+    references = [assistant(_s_call(0, ba), _s_call(1, ab))]
+    assert evaluator(outputs=outputs, reference_outputs=references)["score"] is True
+
+
+def test_each_pair_is_asked_once_per_evaluation_and_the_explanation_reuses_the_answer() -> None:
+    """A matcher answering differently when asked again cannot make the comment contradict
+    the score: the pairing, the optimal check of a greedy failure and the explanation share
+    one answer per pair of argument objects."""
+    asked: list[tuple[Any, Any]] = []
+
+    def fickle(output_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
+        asked.append((output_args["n"], reference_args["n"]))
+        return len(asked) % 2 == 0  # no, yes, no, yes...
+
+    evaluator = create_trajectory_match_evaluator(
+        trajectory_match_mode="superset",
+        tool_args_match_overrides={"s": fickle},
+        alignment="greedy",
+    )
+    result = evaluator(
+        outputs=[assistant(_s_call(0, '{"n": 1}'))],
+        reference_outputs=[assistant(_s_call(0, '{"n": 2}'))],
+    )
+    assert asked == [(1, 2)]
+    assert result["score"] is False
+    assert result["metadata"]["optimal_match"] is False
+    assert result["comment"] == (
+        "s args (outputs[0].tool_calls[0] vs reference_outputs[0].tool_calls[0]): "
+        "tool_args_match_overrides['s'] answered no match"
+    )

@@ -89,10 +89,14 @@ def evaluator_results(pair: Pair, answer: object, threshold: float) -> ResultsCh
     """
     items = _answer_items(answer)
     score = read_results_score(items, pair.index)
-    if score >= threshold:
+    verdict = _one_verdict(items)
+    if score >= threshold and (score > 0 or not verdict):
         return ResultsCheck(True, score)
     comment = (
-        f"its results scored {score:g} with results_evaluator, below the threshold {threshold:g}"
+        "its results scored False with results_evaluator"
+        if verdict
+        else f"its results scored {score:g} with results_evaluator, below the threshold "
+        f"{threshold:g}"
     )
     failing = [item for item in items if _score_of(item, pair.index) < 1]
     explanations = [text for text in map(_comment_of, failing) if text]
@@ -100,6 +104,16 @@ def evaluator_results(pair: Pair, answer: object, threshold: float) -> ResultsCh
         comment = f"{comment}: {'; '.join(explanations)}"
     mismatches = [entry for item in failing for entry in _mismatches_of(item)]
     return ResultsCheck(False, score, comment, mismatches or None)
+
+
+def _one_verdict(items: list[object]) -> bool:
+    """Whether the answer is one boolean result: a verdict, which passes only when True (its
+    False is not a 0 that a threshold of 0 lets through); several results are averaged."""
+    if len(items) != 1:
+        return False
+    item = items[0]
+    score = item.get("score") if isinstance(item, Mapping) else getattr(item, "score", None)
+    return isinstance(score, bool)
 
 
 def read_results_score(answer: object, run: int) -> float:

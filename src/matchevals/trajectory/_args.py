@@ -11,7 +11,11 @@ A rule answers ``compatible(output_args, reference_args)`` and, for explanations
   transitive, so identical calls may be paired first without losing a better pairing (a key
   list is not: identical arguments lacking a key do not match).
 - ``general`` rules (a matcher, a LangSmith-style evaluator, json_match options) promise
-  nothing; every candidate pair is asked.
+  nothing, not even that arguments equal as JSON get the same answer (a matcher may tell
+  ``1`` from ``1.0``, or see key order): every candidate pair is asked, and within one
+  evaluation (:meth:`ArgsRules.for_evaluation`) each answer is remembered by the identity of
+  the two argument objects, so the pairing, the score and the explanation rest on one answer
+  per pair. (Arguments read from the same JSON text share one object.)
 
 Values compare as JSON values (``true`` is not ``1``; ``1`` equals ``1.0``).
 """
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from matchevals.trajectory._json import freeze, json_equal, render
@@ -37,6 +41,7 @@ __all__ = [
 ]
 
 Args = dict[str, Any]
+_Answer = tuple[Args, Args, tuple[bool, list[str]]]  # both objects (kept alive) and the verdict
 RuleKind = Literal["signature", "preorder", "general"]
 
 
@@ -222,8 +227,14 @@ class MatcherArgs(ArgsRule):
     tool: str
     keywords: bool
     origin: str = "the matcher"  # how errors name it: tool_args_match_overrides['search']
+    answers: dict[tuple[int, int], _Answer] | None = field(default=None, compare=False, repr=False)
+    """Within one evaluation: the verdict on each pair of argument objects (by identity)."""
     kind: ClassVar[RuleKind] = "general"
     description: ClassVar[str] = "matcher"
+
+    def remembering(self) -> MatcherArgs:
+        """The same matcher with an empty memory of answers, for one evaluation."""
+        return replace(self, answers={})
 
     def _answer(self, output_args: Args, reference_args: Args) -> Any:
         try:
@@ -241,13 +252,25 @@ class MatcherArgs(ArgsRule):
             )
         return answer
 
+    def _verdict(self, output_args: Args, reference_args: Args) -> tuple[bool, list[str]]:
+        answers = self.answers
+        if answers is None:
+            return self._ask(output_args, reference_args)
+        key = (id(output_args), id(reference_args))  # unique while the entry keeps both alive
+        known = answers.get(key)
+        if known is None:
+            verdict = self._ask(output_args, reference_args)
+            known = answers[key] = (output_args, reference_args, verdict)
+        return known[2]
+
+    def _ask(self, output_args: Args, reference_args: Args) -> tuple[bool, list[str]]:
+        return _verdict(self._answer(output_args, reference_args), self.origin, self.keywords)
+
     def compatible(self, output_args: Args, reference_args: Args) -> bool:
-        return _verdict(self._answer(output_args, reference_args), self.origin, self.keywords)[0]
+        return self._verdict(output_args, reference_args)[0]
 
     def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
-        matched, comments = _verdict(
-            self._answer(output_args, reference_args), self.origin, self.keywords
-        )
+        matched, comments = self._verdict(output_args, reference_args)
         if matched:
             return []
         reason = "; ".join(comments) or f"{self.origin} answered no match"
@@ -320,10 +343,35 @@ class ArgsRules:
 
     all_reflexive: bool = field(init=False)
     """Whether every tool's rule is ``reflexive``."""
+    asks_matchers: bool = field(init=False)
+    """Whether some tool's rule is a user's matcher (see :meth:`for_evaluation`)."""
 
     def __post_init__(self) -> None:
         rules = (self.default, *self.overrides.values())
         object.__setattr__(self, "all_reflexive", all(rule.reflexive for rule in rules))
+        object.__setattr__(
+            self, "asks_matchers", any(isinstance(rule, MatcherArgs) for rule in rules)
+        )
+
+    def for_evaluation(self) -> ArgsRules:
+        """The rules for one evaluation: every matcher remembers its answers, so no pair of
+        argument objects is asked twice (the pairing, the greedy check of the optimal one and
+        the explanation all see the same verdict). Without matchers, these very rules.
+
+        >>> rules = ArgsRules(BUILT_IN["exact"], {"s": MatcherArgs(lambda o, r: True, "s", False)})
+        >>> rules.for_evaluation().rule_for("s").answers
+        {}
+        """
+        if not self.asks_matchers:
+            return self
+        return ArgsRules(
+            _remembering(self.default),
+            {tool: _remembering(rule) for tool, rule in self.overrides.items()},
+        )
 
     def rule_for(self, tool: str) -> ArgsRule:
         return self.overrides.get(tool, self.default)
+
+
+def _remembering(rule: ArgsRule) -> ArgsRule:
+    return rule.remembering() if isinstance(rule, MatcherArgs) else rule

@@ -82,26 +82,26 @@ def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> Evaluat
         output_messages = read_trajectory(outputs, "outputs", parsed)
         reference_messages = read_trajectory(reference_outputs, "reference_outputs", parsed)
         graded = options.score != "match"
+        rules = options.rules.for_evaluation()  # each matcher answers each pair once
         matching = match_trajectories(
             output_messages,
             reference_messages,
             mode=options.mode,
-            rules=options.rules,
+            rules=rules,
             alignment=options.alignment,
             graded=graded,
         )
         if not graded and matching.match:
             return {"key": options.key, "score": True, "comment": None, "metadata": None}
         comment, metadata = explain(
-            matching, output_messages, reference_messages, options.mode, options.rules,
-            options.score,
-        )  # fmt: skip
+            matching, output_messages, reference_messages, options.mode, rules, options.score
+        )
         if options.alignment == "greedy" and not matching.match:
             best = match_trajectories(
                 output_messages,
                 reference_messages,
                 mode=options.mode,
-                rules=options.rules,
+                rules=rules,
                 alignment="optimal",
             )
             metadata["optimal_match"] = best.match

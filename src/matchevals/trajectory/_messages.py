@@ -72,6 +72,7 @@ _LC_CONSTRUCTOR_TYPES = {
     "ChatMessageChunk": "chat",
 }
 _NO_CALLS: tuple[ToolCall, ...] = ()
+_TEXT = (str, type(None))  # content read no further (a list of blocks may hold calls)
 _EXPECTED_MESSAGE = "expected a message: a dict with 'role' (or 'type'), or a LangChain message"
 
 
@@ -89,9 +90,8 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
     items, base = _message_list(value, side)
     read, roles = Trajectory(base), ROLES
     memo: dict[str, Any] = {} if parsed is None else parsed
-    # The common case inline, appending to the columns directly; everything else (and every
-    # error) goes through _read_dict / _read_object. Content blocks matter only in user and
-    # assistant messages, function_call and invalid_tool_calls only in assistant ones.
+    # The common case inline, appending to the columns; anything else (and every error) goes
+    # through _read_dict / _read_object. A list field other than [] or None is read (or refused).
     all_roles, all_calls = read.roles, read.calls
     sources, calls_of = read.sources, read.message_calls
     for source, item in enumerate(items):
@@ -102,26 +102,27 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
                 if "data" in item:  # LangChain's messages_to_dict form: slow path
                     _read_dict(item, read, source, memo)
                     continue
-            try:
-                role = roles.get(raw)
-            except TypeError:  # unhashable: the slow path says what it is
-                role = None
+            role = roles.get(raw) if type(raw) is str else None  # else the slow path says why
             if role is None:
                 _read_dict(item, read, source, memo)
                 continue
             tool_calls, calls = item.get("tool_calls"), _NO_CALLS
             if role == "assistant":
+                content, invalid = item.get("content"), item.get("invalid_tool_calls")
                 if (
-                    type(item.get("content")) is list  # content blocks may hold calls
+                    type(content) not in _TEXT  # content blocks may hold calls
                     or item.get("function_call") is not None
-                    or item.get("invalid_tool_calls")
+                    or (invalid is not None and (invalid or type(invalid) is not list))
+                    or ((kwargs := item.get("additional_kwargs")) and _legacy_call(kwargs))
                 ):
                     _read_dict(item, read, source, memo)
                     continue
-                if tool_calls:
+                if tool_calls or (tool_calls is not None and type(tool_calls) is not list):
                     calls = calls_from_field(tool_calls, base, source, len(all_roles), memo)
                     all_calls.extend(calls)
-            elif tool_calls or (role == "user" and type(item.get("content")) is list):
+            elif (tool_calls is not None and (tool_calls or type(tool_calls) is not list)) or (
+                role == "user" and type(item.get("content")) not in _TEXT
+            ):
                 _read_dict(item, read, source, memo)  # tool results; or refuses the calls
                 continue
             all_roles.append(role)
@@ -134,6 +135,17 @@ def read_trajectory(value: Any, side: str, parsed: dict[str, Any] | None = None)
         else:
             raise TypeError(f"{base}[{source}] is {a_type(item)}; {_EXPECTED_MESSAGE}")
     return read
+
+
+def _given(field: Any) -> bool:
+    """Whether a list field (``tool_calls``, ``invalid_tool_calls``) must be read: anything
+    but None and an empty list (a wrong type is then refused, never taken for "none")."""
+    return bool(field) or (field is not None and type(field) is not list)
+
+
+def _legacy_call(kwargs: Any) -> bool:
+    """Whether LangChain's ``additional_kwargs`` hold a legacy OpenAI ``function_call``."""
+    return isinstance(kwargs, Mapping) and kwargs.get("function_call") is not None
 
 
 def _message_list(value: Any, side: str) -> tuple[Sequence[Any], str]:
@@ -187,8 +199,9 @@ def _read_dict(
     if role == "assistant":
         if item.get("function_call") is not None:
             _refuse_function_call(f"{base}[{source}]")
-        if item.get("invalid_tool_calls"):
-            refuse_invalid_calls(item["invalid_tool_calls"], f"{base}[{source}]")
+        if _legacy_call(item.get("additional_kwargs")):
+            _refuse_function_call(f"{base}[{source}].additional_kwargs")
+        _refuse_invalid(item.get("invalid_tool_calls"), f"{base}[{source}]")
     _finish(role, item.get("tool_calls"), item.get("content"), read, source, memo)
 
 
@@ -197,12 +210,9 @@ def _read_object(item: Any, read: Trajectory, source: int, memo: dict[str, Any])
     role = _object_role(item, f"{base}[{source}]")
     tool_calls = None
     if role == "assistant":  # only AI messages have these attributes (asking others is slow)
-        kwargs = getattr(item, "additional_kwargs", None)
-        if isinstance(kwargs, Mapping) and kwargs.get("function_call") is not None:
-            _refuse_function_call(f"{base}[{source}]")
-        invalid = getattr(item, "invalid_tool_calls", None)
-        if invalid:
-            refuse_invalid_calls(invalid, f"{base}[{source}]")
+        if _legacy_call(getattr(item, "additional_kwargs", None)):
+            _refuse_function_call(f"{base}[{source}].additional_kwargs")
+        _refuse_invalid(getattr(item, "invalid_tool_calls", None), f"{base}[{source}]")
         tool_calls = getattr(item, "tool_calls", None)
     _finish(role, tool_calls, item.content, read, source, memo)
 
@@ -216,8 +226,13 @@ def _finish(
     memo: dict[str, Any],
 ) -> None:
     base, index = read.base, len(read.roles)
-    calls = calls_from_field(tool_calls, base, source, index, memo) if tool_calls else ()
-    if role in ("user", "assistant") and (type(content) is list or isinstance(content, tuple)):
+    calls = calls_from_field(tool_calls, base, source, index, memo) if _given(tool_calls) else ()
+    if role in ("user", "assistant") and content is not None and not isinstance(content, str):
+        if not isinstance(content, (list, tuple)):
+            raise TypeError(
+                f"{base}[{source}].content is {a_type(content)}; expected text or a list of "
+                "content blocks"
+            )
         calls = merge_block_calls(calls, tool_calls, content, base, source, index, memo)
         if role == "user" and any(block_type(block) == "tool_result" for block in content):
             if calls:
@@ -227,6 +242,20 @@ def _finish(
     if calls and role != "assistant":
         _refuse_calls(role, calls[0])
     read.add(role, calls, source)
+
+
+def _refuse_invalid(invalid: Any, at: str) -> None:
+    """LangChain's ``invalid_tool_calls``: None or [] pass; calls in it, or another type,
+    are refused."""
+    if invalid is None:
+        return
+    if not isinstance(invalid, (list, tuple)):
+        raise TypeError(
+            f"{at}.invalid_tool_calls is {a_type(invalid)}; expected a list (LangChain's tool "
+            "calls it could not parse)"
+        )
+    if invalid:
+        refuse_invalid_calls(invalid, at)
 
 
 def _refuse_calls(role: str, call: ToolCall) -> NoReturn:

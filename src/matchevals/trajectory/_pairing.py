@@ -2,19 +2,31 @@
 
 Two calls can pair when they call the same tool and the tool's rule finds their arguments
 compatible. :func:`maximum_pairing` finds a largest set of such pairs, so a mode's answer is
-True exactly when a valid pairing exists:
+True exactly when a valid pairing exists. It equals a search over every pairing (the tests'
+brute-force oracle) because each shortcut below is taken only for rules that keep its premise:
 
-- for ``reflexive`` rules (exact, ignore, subset, superset), calls whose arguments came as the
-  same JSON text pair first (safe for a reflexive, transitive relation: any maximum pairing can
-  be rearranged to contain such a pair), without hashing or comparing values;
-- ``ignore`` pairs the rest in order;
+- the built-in rules (exact, ignore, subset, superset, key lists) see arguments only through
+  JSON equality (``json_equal`` and ``freeze``, which agree, and are an equivalence: NaN
+  equals NaN, ``1`` equals ``1.0``, ``true`` is not ``1``): two calls whose arguments are
+  equal as JSON are interchangeable for them, so calls may be grouped by value (a value that
+  is not JSON compares by its own ``==`` and hash: exact as far as those are an equivalence);
+- for ``reflexive`` rules (exact, ignore, subset, superset: reflexive and transitive),
+  calls whose arguments came as the same JSON text pair first, without hashing or comparing
+  values. Exact: take such ``o`` and ``r`` (identical arguments) and a maximum pairing. If it
+  holds ``(o, r')`` and ``(o', r)``, then ``o'`` fits ``r``, the same value as ``o``, which
+  fits ``r'``, so ``o'`` fits ``r'`` (transitivity) and ``(o, r), (o', r')`` is as large; if
+  only ``(o, r')`` (or ``(o', r)``), swapping in ``(o, r)`` keeps the size; if neither, the
+  pairing was not maximum;
+- ``ignore`` pairs the rest in order (every pair is compatible);
 - ``exact`` on a few calls of a tool: first come, first served by equality (an equivalence,
-  for which that is a maximum pairing);
-- ``signature`` rules (exact, key lists): calls pair exactly when their signatures are equal,
-  so counting equal signatures is a maximum pairing;
-- ``preorder`` rules (subset, superset): identical arguments pair first, the rest by the
-  general method;
-- ``general`` rules: each distinct pair of argument values is compared once, then
+  for which that pairs min(count) of every class: a maximum pairing);
+- ``signature`` rules (exact, ignore, key lists): calls pair exactly when their signatures
+  are equal, so counting equal signatures is a maximum pairing;
+- ``preorder`` rules (subset, superset): JSON-equal arguments pair first (the exchange
+  argument above), the rest by the general method, comparing each distinct pair of values;
+- ``general`` rules (a user's matcher, an evaluator, json_match options) promise nothing, not
+  even that JSON-equal arguments get the same answer: every pair of argument objects is asked
+  (calls sharing one object, as calls of the same JSON text do, are asked once), then
   Hopcroft–Karp finds a maximum matching of the calls.
 
 :func:`greedy_pairing` reproduces openevals: each driving call in turn takes the first free
@@ -245,6 +257,10 @@ def _pair_preorder(
     return pairs
 
 
+def _identity(call: ToolCall, fallback: int) -> Hashable:
+    return id(call.args)
+
+
 def _pair_general(
     rule: ArgsRule,
     output_indices: list[int],
@@ -252,13 +268,18 @@ def _pair_general(
     outputs: Sequence[ToolCall],
     references: Sequence[ToolCall],
 ) -> list[Pair]:
+    """A maximum pairing by Hopcroft–Karp, asking the rule once per distinct pair of values:
+    values equal as JSON for a built-in rule, the same argument object for any other (a
+    user's matcher may tell apart what JSON equality does not)."""
+    value_key = _frozen if rule.kind == "preorder" else _identity
     output_values: dict[Hashable, int] = {}
     output_value_of = [
-        output_values.setdefault(_frozen(outputs[i], i), len(output_values)) for i in output_indices
+        output_values.setdefault(value_key(outputs[i], i), len(output_values))
+        for i in output_indices
     ]
     reference_values: dict[Hashable, int] = {}
     reference_value_of = [
-        reference_values.setdefault(_frozen(references[j], -1 - j), len(reference_values))
+        reference_values.setdefault(value_key(references[j], -1 - j), len(reference_values))
         for j in reference_indices
     ]
     output_first = _first_positions(output_value_of)

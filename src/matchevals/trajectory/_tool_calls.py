@@ -47,7 +47,7 @@ def calls_from_field(
 ) -> tuple[ToolCall, ...]:
     """The calls of a ``tool_calls`` field: well-formed OpenAI and LangChain calls inline,
     anything else (and every error) through :func:`_read_call`."""
-    if type(tool_calls) is not list and not isinstance(tool_calls, tuple):
+    if type(tool_calls) is not list and not isinstance(tool_calls, (list, tuple)):
         raise TypeError(
             f"{base}[{source}].tool_calls is {a_type(tool_calls)}; expected a list of tool calls"
         )
@@ -94,7 +94,9 @@ def _read_call(
         name = function.get("name")
         if type(name) is not str or not name:
             _bad_name(name, f"{_at(place)}.function.name")
-        args, text = _args(function.get("arguments"), place, ".function.arguments", True, memo)
+        if "arguments" not in function:  # None or "" are no arguments; absent is malformed
+            raise ValueError(f"{_at(place)}.function has no 'arguments'; an OpenAI call has them")
+        args, text = _args(function["arguments"], place, ".function.arguments", True, memo)
     else:  # LangChain
         name = call.get("name")
         if type(name) is not str or not name:
@@ -121,7 +123,8 @@ def _at(place: tuple[str, int, str, int]) -> str:
 
 
 def _id_key(call_id: Any) -> Any:
-    return call_id if isinstance(call_id, str) else repr(call_id)
+    """A hashable key per id; an id that is not a string never equals one (1 is not "1")."""
+    return call_id if isinstance(call_id, str) else (type(call_id).__name__, repr(call_id))
 
 
 def block_type(block: Any) -> Any:
@@ -143,6 +146,10 @@ def merge_block_calls(
     ids: set[Any] | None = None
     for position, block in enumerate(blocks):
         kind = block_type(block)
+        if type(kind) is not str:  # text, a block without a type; anything else is refused
+            if kind is not None or not isinstance(block, (str, Mapping)):
+                _bad_block(block, kind, (base, source, "content", position))
+            continue
         if kind not in _CALL_BLOCKS:
             continue
         if ids is None:
@@ -165,6 +172,12 @@ def merge_block_calls(
         args, text = _args(block[args_key], place, f".{args_key}", kind == "function_call", memo)
         found.append(ToolCall(name, args, text, message, place))
     return calls + tuple(found) if found else calls
+
+
+def _bad_block(block: Any, kind: Any, place: tuple[str, int, str, int]) -> NoReturn:
+    if isinstance(block, Mapping):
+        raise TypeError(f"{_at(place)}.type is {a_type(kind)}; expected a string")
+    raise TypeError(f"{_at(place)} is {a_type(block)}; expected a content block (a dict) or text")
 
 
 def _bad_name(value: Any, at: str) -> NoReturn:
