@@ -234,3 +234,15 @@ def test_factory_options_are_validated() -> None:
         create_trajectory_match_evaluator(alignment="best")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="score is 'accuracy'; expected one of 'match'"):
         create_async_trajectory_match_evaluator(score="accuracy")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("score", [2, -0.5, float("nan")])
+def test_an_evaluator_score_outside_0_1_is_refused_naming_the_tool(score: float) -> None:
+    def evaluator(*, outputs: Any, reference_outputs: Any) -> dict[str, Any]:
+        return {"key": "args", "score": score}
+
+    match = create_trajectory_match_evaluator(tool_args_match_overrides={"search": evaluator})
+    trajectory = [{"role": "assistant", "content": "", "tool_calls": [
+        {"name": "search", "args": {"q": "x"}}]}]  # fmt: skip
+    with pytest.raises(ValueError, match=r"tool_args_match_overrides\['search'\] gave a result"):
+        match(outputs=trajectory, reference_outputs=trajectory)

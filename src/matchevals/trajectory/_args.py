@@ -293,12 +293,12 @@ def _verdict(answer: Any, origin: str, results_expected: bool) -> tuple[bool, li
             score = result["score"]
             if isinstance(score, bool) or type(score).__name__ == "bool_":
                 good = bool(score)
-            elif isinstance(score, (int, float)):
+            elif isinstance(score, (int, float)) and 0 <= score <= 1:  # NaN is not
                 good = score == 1
             else:
                 raise MatcherFailed(
                     f"{origin} gave a result with score {render(score)}; "
-                    "expected a bool or a number"
+                    "expected a bool or a number in [0, 1]"
                 )
             if not good:
                 matched = False
