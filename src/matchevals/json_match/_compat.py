@@ -1,0 +1,413 @@
+"""openevals 0.2.2's JSON match, reproduced result for result (``compat="openevals"``).
+
+A pure computation on the values as given: Python equality (``True == 1``, no conversion),
+greedy first-best pairing of list items, openevals' result keys, its scores for empty inputs,
+``comment=None``. openevals names every list value ``<key>_<index>`` and reads key and index
+back by splitting at the last ``_``; this module keeps that naming, so inputs whose keys hold
+``_`` or are not strings score as openevals scores them. Its sync and async evaluators differ
+in one place (``fill_absent``): with a key present at two or more list positions, the sync one
+scores the key 0 at every other scored position, even where neither item has it.
+
+>>> options = CompatOptions(aggregator=None, list_aggregator="all", exclude_keys=())
+>>> prepared = prepare({"a": True, "b": [1]}, {"a": 1, "b": (1,)}, options, "same_elements")
+>>> [(r["key"], r["score"], r["comment"]) for r in finish(prepared, {}, options)]
+[('json_match:a', 1, None), ('json_match:b', 0, None)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from matchevals._types import EvaluatorResult
+
+__all__ = [
+    "EMPTY_RECORD_KEY",
+    "CompatJudgeRequest",
+    "CompatOptions",
+    "JudgedScores",
+    "check_inputs",
+    "finish",
+    "judge_requests",
+    "prepare",
+]
+
+EMPTY_RECORD_KEY = "__openevals_empty_record"
+"""openevals' name for a list item with no keys of its own, scored so it is not lost."""
+PREFIX = "json_match"
+
+
+@dataclass(frozen=True)
+class CompatOptions:
+    aggregator: str | None
+    list_aggregator: str
+    exclude_keys: tuple[Any, ...]
+    rubric: Mapping[Any, str] = field(default_factory=dict)
+    fill_absent: bool = True
+    """The sync evaluator's rule (see the module docstring); False for the async one."""
+
+
+@dataclass
+class Prepared:
+    """Both sides as openevals flattens them, and the exact scores decided so far."""
+
+    outputs: dict[Any, Any]
+    references: dict[Any, Any]
+    scores: dict[Any, Any]
+    judged: list[Any]
+    """Raw keys a judge scores (rubric keys present on both sides), in openevals' order."""
+    listed: bool
+
+
+JudgedScores = Mapping[Any, Mapping[Any, Any]]
+"""The judge's answer to each request, by the request's ``group``: verdicts by raw key, each a
+bool or ``{"score": bool, "reasoning": str}``."""
+
+
+@dataclass(frozen=True)
+class CompatJudgeRequest:
+    """One judge call openevals makes: for one reported key, or (``group=None``) for all."""
+
+    group: Any
+    schema: dict[str, Any]
+    rubric: str
+    outputs: str
+    reference_outputs: str
+
+
+def _counted(key: Any, options: CompatOptions) -> bool:
+    return key not in options.exclude_keys and key not in options.rubric
+
+
+def _likeness(item: Mapping[Any, Any], other: Mapping[Any, Any], options: CompatOptions) -> int:
+    """How many of ``item``'s keys ``other`` has with an equal value (``item[k] == other[k]``)."""
+    return sum(
+        int(item[key] == other[key]) for key in item if key in other and _counted(key, options)
+    )
+
+
+def _first_best(
+    item: Mapping[Any, Any], others: Sequence[Mapping[Any, Any]], free: list[int],
+    options: CompatOptions,
+) -> int | None:  # fmt: skip
+    best, best_likeness = None, -1
+    for index in free:
+        likeness = _likeness(item, others[index], options)
+        if likeness > best_likeness:
+            best, best_likeness = index, likeness
+    return best
+
+
+def _put(target: dict[Any, Any], item: Mapping[Any, Any], position: int) -> None:
+    for key, value in item.items():
+        target[f"{key}_{position}"] = value
+
+
+def _put_or_mark(target: dict[Any, Any], item: Mapping[Any, Any], position: int) -> None:
+    if item:
+        _put(target, item, position)
+    else:
+        target[f"{EMPTY_RECORD_KEY}_{position}"] = item
+
+
+def _ordered(outputs: list[Any], references: list[Any]) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    flat_outputs: dict[Any, Any] = {}
+    flat_references: dict[Any, Any] = {}
+    for side, other, flat in ((outputs, references, flat_outputs), (references, outputs, flat_references)):  # fmt: skip # noqa: E501
+        for position, item in enumerate(side):
+            _put(flat, item, position)
+            if not item and position >= len(other):
+                flat[f"{EMPTY_RECORD_KEY}_{position}"] = item
+    return flat_outputs, flat_references
+
+
+def _superset(
+    outputs: list[Any], references: list[Any], options: CompatOptions
+) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    flat_outputs: dict[Any, Any] = {}
+    flat_references: dict[Any, Any] = {}
+    free = list(range(len(outputs)))
+    for position, reference in enumerate(references):
+        best = _first_best(reference, outputs, free, options)
+        if best is None:
+            _put_or_mark(flat_references, reference, position)
+            continue
+        _put(flat_outputs, outputs[best], position)
+        _put(flat_references, reference, position)
+        free.remove(best)
+    return flat_outputs, flat_references
+
+
+def _filtered(item: Mapping[Any, Any], options: CompatOptions) -> dict[Any, Any]:
+    return {key: value for key, value in item.items() if _counted(key, options)}
+
+
+def _exact_pairs(outputs: list[Any], references: list[Any], options: CompatOptions) -> dict[int, int]:  # fmt: skip # noqa: E501
+    """same_elements: each output's first equal reference, kept only if every item pairs."""
+    free = list(range(len(references)))
+    pairs: dict[int, int] = {}
+    for position, output in enumerate(outputs):
+        wanted = _filtered(output, options)
+        for index in free:
+            if wanted == _filtered(references[index], options):
+                pairs[position] = index
+                free.remove(index)
+                break
+    if len(pairs) == len(outputs) == len(references):
+        return pairs
+    return {}
+
+
+def _same_elements_or_subset(
+    outputs: list[Any], references: list[Any], options: CompatOptions, *, same: bool
+) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    flat_outputs: dict[Any, Any] = {}
+    flat_references: dict[Any, Any] = {}
+    exact = _exact_pairs(outputs, references, options) if same else {}
+    free = [] if exact else list(range(len(references)))
+    for position, output in enumerate(outputs):
+        best = exact[position] if exact else _first_best(output, references, free, options)
+        if best is None:
+            _put_or_mark(flat_outputs, output, position)
+            continue
+        _put(flat_outputs, output, position)
+        _put(flat_references, references[best], position)
+        if not exact:
+            free.remove(best)
+    if same:
+        for rank, index in enumerate(free):
+            _put_or_mark(flat_references, references[index], len(outputs) + rank)
+    return flat_outputs, flat_references
+
+
+def _base(raw_key: str) -> str:
+    return raw_key[: raw_key.rfind("_")]
+
+
+def _flatten(
+    outputs: list[Any], references: list[Any], options: CompatOptions, mode: str
+) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    if mode == "ordered":
+        return _ordered(outputs, references)
+    if mode == "superset":
+        return _superset(outputs, references, options)
+    return _same_elements_or_subset(outputs, references, options, same=mode == "same_elements")
+
+
+def prepare(outputs: Any, references: Any, options: CompatOptions, mode: str) -> Prepared:
+    """Flatten both sides as openevals does and score every exactly compared key."""
+    listed = isinstance(outputs, list)
+    if listed:
+        outputs, references = _flatten(outputs, references, options, mode)
+    scores: dict[Any, Any] = {}
+    judged: list[Any] = []
+    for raw_key, value in outputs.items():
+        key = _base(raw_key) if listed else raw_key
+        if key in options.exclude_keys:
+            continue
+        if raw_key not in references:
+            scores[raw_key] = 0
+        elif key in options.rubric:
+            judged.append(raw_key)
+        else:
+            scores[raw_key] = int(bool(references[raw_key] == value))
+    for raw_key in references:
+        key = _base(raw_key) if listed else raw_key
+        if key not in options.exclude_keys and raw_key not in outputs:
+            scores[raw_key] = 0
+    return Prepared(outputs, references, scores, judged, listed)
+
+
+def _number(score: Any) -> float:
+    return float(score["score"]) if isinstance(score, dict) else float(score)
+
+
+def _combine(numbers: Sequence[float], how: str) -> float | int:
+    if how == "average":
+        return sum(numbers) / len(numbers)
+    return 0 if any(number != 1 for number in numbers) else 1
+
+
+def _by_position(scores: Mapping[Any, Any]) -> dict[str, dict[str, Any]]:
+    groups: dict[str, dict[str, Any]] = {}
+    for raw_key, score in scores.items():
+        cut = raw_key.rfind("_")
+        groups.setdefault(raw_key[cut + 1 :], {})[raw_key[:cut]] = score
+    return groups
+
+
+def _aggregated(scores: Mapping[Any, Any], listed: bool, options: CompatOptions) -> dict[str, Any]:
+    """One score for everything (an aggregator is set), keyed ``json_match:<aggregator>``."""
+    aggregator = options.aggregator
+    assert aggregator is not None
+    if not listed:
+        numbers = [_number(score) for score in scores.values()]
+        total = _combine(numbers, aggregator) if numbers else (0 if aggregator == "average" else 1)
+        return {f"{PREFIX}:{aggregator}": total}
+    per_item = [
+        _combine([_number(score) for score in group.values()], aggregator)
+        for group in _by_position(scores).values()
+    ]
+    if not per_item:
+        total = 0 if options.list_aggregator == "average" else 1
+    else:
+        total = _combine(per_item, options.list_aggregator)
+    return {f"{PREFIX}:{aggregator}": total}
+
+
+def _across_items(scores: Mapping[Any, Any], options: CompatOptions) -> dict[str, Any]:
+    """One key's scores at several list positions, combined by ``list_aggregator``."""
+    values: dict[str, list[Any]] = {}
+    for group in _by_position(scores).values():
+        for key, score in group.items():
+            values.setdefault(key, []).append(score)
+    return {
+        f"{PREFIX}:{key}": _combine([_number(score) for score in found], options.list_aggregator)
+        for key, found in values.items()
+    }
+
+
+def _group_key(raw_key: Any, listed: bool) -> Any:
+    if listed and "_" in raw_key and raw_key.rfind("_") > 0:
+        return _base(raw_key)
+    return raw_key
+
+
+def _positions(scores: Mapping[Any, Any]) -> set[int]:
+    """The list positions scored exactly (a list-mode raw key always ends in ``_<position>``)."""
+    return {int(raw_key[raw_key.rfind("_") + 1 :]) for raw_key in scores}
+
+
+def _groups(prepared: Prepared) -> dict[Any, list[Any]]:
+    """Raw keys by the key openevals reports them under (no aggregator), in sorted order."""
+    groups: dict[Any, list[Any]] = {}
+    for raw_key in {*prepared.scores, *prepared.judged}:
+        groups.setdefault(_group_key(raw_key, prepared.listed), []).append(raw_key)
+    return {key: groups[key] for key in sorted(groups)}
+
+
+def _per_key(
+    prepared: Prepared, verdicts: JudgedScores, options: CompatOptions
+) -> list[tuple[str, Any]]:
+    """One result per key (no aggregator), in sorted key order, as openevals reports them."""
+    judged = set(prepared.judged)
+    results: list[tuple[str, Any]] = []
+    for key, raw_keys in _groups(prepared).items():
+        any_judged = not judged.isdisjoint(raw_keys)
+        scores = {
+            raw_key: prepared.scores.get(raw_key, 0)
+            for raw_key in raw_keys
+            if raw_key not in judged
+        }
+        if any_judged:
+            scores.update(verdicts.get(key, {}))
+        if not (prepared.listed and len(raw_keys) > 1):
+            results.append((f"{PREFIX}:{key}", next(iter(scores.values()))))
+            continue
+        if options.fill_absent or any_judged:
+            for position in _positions(prepared.scores):
+                scores.setdefault(f"{key}_{position}", 0)
+        results.extend(_across_items(scores, options).items())
+    return results
+
+
+def _as_result(key: str, score: Any) -> EvaluatorResult:
+    if isinstance(score, dict):
+        if "score" not in score:
+            raise ValueError(
+                f"Expected a dictionary with keys 'score' and 'reasoning', but got {score}"
+            )  # noqa: E501
+        return {"key": key, "score": score["score"], "comment": score.get("reasoning"), "metadata": score.get("metadata")}  # fmt: skip # noqa: E501
+    return {"key": key, "score": score, "comment": None, "metadata": None}
+
+
+def finish(prepared: Prepared, verdicts: JudgedScores, options: CompatOptions) -> list[EvaluatorResult]:  # fmt: skip # noqa: E501
+    """The results openevals returns, given the judge's verdicts on ``prepared.judged``."""
+    if options.aggregator is not None:
+        scores = {**prepared.scores, **verdicts.get(None, {})}
+        combined = list(_aggregated(scores, prepared.listed, options).items())
+    else:
+        combined = _per_key(prepared, verdicts, options)
+    return [_as_result(key, score) for key, score in combined]
+
+
+def _verdict_schema(key: Any, criteria: str, use_reasoning: bool) -> dict[str, Any]:
+    question = f"Does the output for key {key}, follow the criteria? {criteria}"
+    if not use_reasoning:
+        return {"type": "boolean", "description": question}
+    reason = f"Reasoning for the score you assigned to key {key}"
+    return {
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string", "description": reason},
+            "score": {"type": "boolean", "description": question},
+        },
+        "required": ["score", "reasoning"],
+        "additionalProperties": False,
+    }
+
+
+def _schema(properties: dict[str, Any], required: list[Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "title": "structured_match_score",
+        "description": "Scores measuring the accuracy of structured outputs",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _lines(raw_keys: Sequence[Any], values: Mapping[Any, Any]) -> str:
+    return "\n".join(f"{raw_key}: {values[raw_key]}" for raw_key in raw_keys if raw_key in values)
+
+
+def judge_requests(
+    prepared: Prepared, options: CompatOptions, use_reasoning: bool
+) -> list[CompatJudgeRequest]:
+    """The judge calls openevals makes for the rubric keys of ``prepared``, in its order."""
+    if not prepared.judged:
+        return []
+    keys = {raw: _base(raw) if prepared.listed else raw for raw in prepared.judged}
+    properties = {
+        raw: _verdict_schema(keys[raw], options.rubric[keys[raw]], use_reasoning)
+        for raw in prepared.judged
+    }
+    if options.aggregator is not None:
+        rubric = "".join(
+            f"Key: {keys[raw]}, Criteria: {options.rubric[keys[raw]]}\n" for raw in prepared.judged
+        )  # noqa: E501
+        return [CompatJudgeRequest(None, _schema(properties, []), rubric, _lines(prepared.judged, prepared.outputs), _lines(prepared.judged, prepared.references))]  # fmt: skip # noqa: E501
+    requests = []
+    for group, raw_keys in _groups(prepared).items():
+        asked = [raw for raw in raw_keys if raw in properties]
+        if not asked:
+            continue
+        criteria = options.rubric.get(group, "")
+        rubric = f"Key: {group}, Criteria: {criteria}\n" if criteria else ""
+        schema = _schema({raw: properties[raw] for raw in asked}, asked)
+        requests.append(CompatJudgeRequest(group, schema, rubric, _lines(raw_keys, prepared.outputs), _lines(raw_keys, prepared.references)))  # fmt: skip # noqa: E501
+    return requests
+
+
+def check_inputs(outputs: Any, references: Any) -> None:
+    """Refuse, with a clear error, what openevals cannot score (it crashes on these)."""
+    if isinstance(outputs, list):
+        if not isinstance(references, list):
+            raise ValueError("If outputs is a list, reference_outputs must also be a list")
+        for name, side in (("outputs", outputs), ("reference_outputs", references)):
+            for index, item in enumerate(side):
+                if not isinstance(item, Mapping):
+                    raise TypeError(
+                        f"{name}[{index}] is {type(item).__name__}; compat='openevals' scores "
+                        "what openevals scores: a dict, or a list of dicts"
+                    )
+        return
+    for name, side in (("outputs", outputs), ("reference_outputs", references)):
+        if not isinstance(side, Mapping):
+            raise TypeError(
+                f"{name} is {type(side).__name__}; compat='openevals' scores what openevals "
+                "scores: a dict, or a list of dicts (drop compat to score JSON strings, models "
+                "and other values)"
+            )
