@@ -24,13 +24,14 @@ from matchevals._types import EvaluatorResult
 
 __all__ = [
     "EMPTY_RECORD_KEY",
-    "CompatJudgeRequest",
     "CompatOptions",
     "JudgedScores",
+    "Prepared",
+    "base_key",
     "check_inputs",
     "finish",
-    "judge_requests",
     "prepare",
+    "reported_groups",
 ]
 
 EMPTY_RECORD_KEY = "__openevals_empty_record"
@@ -63,17 +64,6 @@ class Prepared:
 JudgedScores = Mapping[Any, Mapping[Any, Any]]
 """The judge's answer to each request, by the request's ``group``: verdicts by raw key, each a
 bool or ``{"score": bool, "reasoning": str}``."""
-
-
-@dataclass(frozen=True)
-class CompatJudgeRequest:
-    """One judge call openevals makes: for one reported key, or (``group=None``) for all."""
-
-    group: Any
-    schema: dict[str, Any]
-    rubric: str
-    outputs: str
-    reference_outputs: str
 
 
 def _counted(key: Any, options: CompatOptions) -> bool:
@@ -181,7 +171,7 @@ def _same_elements_or_subset(
     return flat_outputs, flat_references
 
 
-def _base(raw_key: str) -> str:
+def base_key(raw_key: str) -> str:
     return raw_key[: raw_key.rfind("_")]
 
 
@@ -203,7 +193,7 @@ def prepare(outputs: Any, references: Any, options: CompatOptions, mode: str) ->
     scores: dict[Any, Any] = {}
     judged: list[Any] = []
     for raw_key, value in outputs.items():
-        key = _base(raw_key) if listed else raw_key
+        key = base_key(raw_key) if listed else raw_key
         if key in options.exclude_keys:
             continue
         if raw_key not in references:
@@ -213,7 +203,7 @@ def prepare(outputs: Any, references: Any, options: CompatOptions, mode: str) ->
         else:
             scores[raw_key] = int(bool(references[raw_key] == value))
     for raw_key in references:
-        key = _base(raw_key) if listed else raw_key
+        key = base_key(raw_key) if listed else raw_key
         if key not in options.exclude_keys and raw_key not in outputs:
             scores[raw_key] = 0
     return Prepared(outputs, references, scores, judged, listed)
@@ -270,7 +260,7 @@ def _across_items(scores: Mapping[Any, Any], options: CompatOptions) -> dict[str
 
 def _group_key(raw_key: Any, listed: bool) -> Any:
     if listed and "_" in raw_key and raw_key.rfind("_") > 0:
-        return _base(raw_key)
+        return base_key(raw_key)
     return raw_key
 
 
@@ -279,7 +269,7 @@ def _positions(scores: Mapping[Any, Any]) -> set[int]:
     return {int(raw_key[raw_key.rfind("_") + 1 :]) for raw_key in scores}
 
 
-def _groups(prepared: Prepared) -> dict[Any, list[Any]]:
+def reported_groups(prepared: Prepared) -> dict[Any, list[Any]]:
     """Raw keys by the key openevals reports them under (no aggregator), in sorted order."""
     groups: dict[Any, list[Any]] = {}
     for raw_key in {*prepared.scores, *prepared.judged}:
@@ -293,7 +283,7 @@ def _per_key(
     """One result per key (no aggregator), in sorted key order, as openevals reports them."""
     judged = set(prepared.judged)
     results: list[tuple[str, Any]] = []
-    for key, raw_keys in _groups(prepared).items():
+    for key, raw_keys in reported_groups(prepared).items():
         any_judged = not judged.isdisjoint(raw_keys)
         scores = {
             raw_key: prepared.scores.get(raw_key, 0)
@@ -317,7 +307,7 @@ def _as_result(key: str, score: Any) -> EvaluatorResult:
         if "score" not in score:
             raise ValueError(
                 f"Expected a dictionary with keys 'score' and 'reasoning', but got {score}"
-            )  # noqa: E501
+            )
         return {"key": key, "score": score["score"], "comment": score.get("reasoning"), "metadata": score.get("metadata")}  # fmt: skip # noqa: E501
     return {"key": key, "score": score, "comment": None, "metadata": None}
 
@@ -330,65 +320,6 @@ def finish(prepared: Prepared, verdicts: JudgedScores, options: CompatOptions) -
     else:
         combined = _per_key(prepared, verdicts, options)
     return [_as_result(key, score) for key, score in combined]
-
-
-def _verdict_schema(key: Any, criteria: str, use_reasoning: bool) -> dict[str, Any]:
-    question = f"Does the output for key {key}, follow the criteria? {criteria}"
-    if not use_reasoning:
-        return {"type": "boolean", "description": question}
-    reason = f"Reasoning for the score you assigned to key {key}"
-    return {
-        "type": "object",
-        "properties": {
-            "reasoning": {"type": "string", "description": reason},
-            "score": {"type": "boolean", "description": question},
-        },
-        "required": ["score", "reasoning"],
-        "additionalProperties": False,
-    }
-
-
-def _schema(properties: dict[str, Any], required: list[Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "title": "structured_match_score",
-        "description": "Scores measuring the accuracy of structured outputs",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
-def _lines(raw_keys: Sequence[Any], values: Mapping[Any, Any]) -> str:
-    return "\n".join(f"{raw_key}: {values[raw_key]}" for raw_key in raw_keys if raw_key in values)
-
-
-def judge_requests(
-    prepared: Prepared, options: CompatOptions, use_reasoning: bool
-) -> list[CompatJudgeRequest]:
-    """The judge calls openevals makes for the rubric keys of ``prepared``, in its order."""
-    if not prepared.judged:
-        return []
-    keys = {raw: _base(raw) if prepared.listed else raw for raw in prepared.judged}
-    properties = {
-        raw: _verdict_schema(keys[raw], options.rubric[keys[raw]], use_reasoning)
-        for raw in prepared.judged
-    }
-    if options.aggregator is not None:
-        rubric = "".join(
-            f"Key: {keys[raw]}, Criteria: {options.rubric[keys[raw]]}\n" for raw in prepared.judged
-        )  # noqa: E501
-        return [CompatJudgeRequest(None, _schema(properties, []), rubric, _lines(prepared.judged, prepared.outputs), _lines(prepared.judged, prepared.references))]  # fmt: skip # noqa: E501
-    requests = []
-    for group, raw_keys in _groups(prepared).items():
-        asked = [raw for raw in raw_keys if raw in properties]
-        if not asked:
-            continue
-        criteria = options.rubric.get(group, "")
-        rubric = f"Key: {group}, Criteria: {criteria}\n" if criteria else ""
-        schema = _schema({raw: properties[raw] for raw in asked}, asked)
-        requests.append(CompatJudgeRequest(group, schema, rubric, _lines(raw_keys, prepared.outputs), _lines(raw_keys, prepared.references)))  # fmt: skip # noqa: E501
-    return requests
 
 
 def check_inputs(outputs: Any, references: Any) -> None:

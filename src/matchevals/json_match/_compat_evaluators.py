@@ -17,14 +17,8 @@ from matchevals._calling import MISSING, check_call, keyword_evaluator
 from matchevals._feedback_keys import renamed
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
-from matchevals.json_match._compat import (
-    CompatJudgeRequest,
-    CompatOptions,
-    check_inputs,
-    finish,
-    judge_requests,
-    prepare,
-)
+from matchevals.json_match._compat import CompatOptions, check_inputs, finish, prepare
+from matchevals.json_match._compat_requests import CompatJudgeRequest, judge_requests
 
 __all__ = ["compat_evaluator"]
 

@@ -179,9 +179,7 @@ def _build(
 def _check_compat(compat: Any, **extensions: Any) -> None:
     if compat != "openevals":
         raise ValueError(f"compat must be None or 'openevals'; got {compat!r}")
-    changed = [
-        name for name, value in extensions.items() if value != _EXTENSION_DEFAULTS.get(name)
-    ]
+    changed = [name for name, value in extensions.items() if value != _EXTENSION_DEFAULTS.get(name)]
     if changed:
         raise ValueError(
             "compat='openevals' reproduces openevals' results and takes only openevals' "
