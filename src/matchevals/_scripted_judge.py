@@ -144,7 +144,7 @@ class ScriptedJudge(BaseChatModel):
     calls: list[ScriptedCall] = Field(default_factory=list)
 
     def __init__(self, script: Any = True, **kwargs: Any) -> None:
-        super().__init__(script=script, **kwargs)
+        super().__init__(script=script, **kwargs)  # type: ignore[call-arg]
         _check_script(script)
 
     @property
@@ -193,9 +193,7 @@ class ScriptedJudge(BaseChatModel):
         self.calls.append(ScriptedCall(schema, shown, answer))
         return answer
 
-    def with_structured_output(  # type: ignore[override]
-        self, schema: Any, **kwargs: Any
-    ) -> Runnable[Any, Any]:
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
         return RunnableLambda(lambda messages: self.answer(schema, _as_messages(messages)))
 
     def _generate(
