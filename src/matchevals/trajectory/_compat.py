@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from matchevals.trajectory._openai_messages import openai_message
+
 __all__ = [
     "MODE_CHECKS",
     "ArgsCheck",
@@ -114,18 +116,8 @@ def _plain(message: Any) -> Message:
 
 
 def _converted(message: Any) -> Message:
-    """``message`` through langchain-core's conversion, prepared as openevals prepares it."""
-    from langchain_core.messages import BaseMessage, convert_to_openai_messages
-
-    if not isinstance(message, BaseMessage):
-        message = dict(message)
-        if message.get("role") in ("ai", "assistant") and message.get("tool_calls"):
-            message["tool_calls"] = [{**call, "id": call.get("id", "")} for call in message["tool_calls"]]  # fmt: skip # noqa: E501
-        if message.get("role") == "tool" and message.get("tool_call_id") is None:
-            message["tool_call_id"] = ""
-        if message.get("content") is None:
-            message["content"] = ""
-    converted = convert_to_openai_messages([message])[0]
+    """``message`` through langchain-core's conversion, as openevals converts it."""
+    converted = openai_message(message, lift=False)
     calls = converted.get("tool_calls")
     if calls is None:
         return converted["role"], None
