@@ -129,6 +129,16 @@ JSON_OPTION_HELP: dict[str, OptionHelp] = {
         "keys score 0, the error in the comment)",
         "--on-judge-error zero",
     ),
+    "feedback_key": OptionHelp(
+        "the prefix of the result keys, json_match by default (invoice gives invoice:total, "
+        "invoice:average)",
+        "--feedback-key invoice",
+    ),
+    "compat": OptionHelp(
+        "openevals: openevals 0.2.2's exact results (Python equality, its greedy pairing, no "
+        "comments), to keep old scores while migrating",
+        "--compat openevals",
+    ),
 }
 
 GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
@@ -137,7 +147,8 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "--eval-results",
     ),
     "partial_credit": OptionHelp(
-        "score each run in [0, 1] by how much of the reference it followed, instead of 0 or 1",
+        "score each run in [0, 1] by how much of the reference it followed, instead of 0 or 1 "
+        "(under its own key, graph_trajectory_match_partial)",
         "--partial-credit",
     ),
     "threshold": OptionHelp(
@@ -145,6 +156,11 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "the run (exit 1)",
         "--partial-credit --threshold 0.8",
         "SCORE",
+    ),
+    "feedback_key": OptionHelp(
+        "the result's key (default graph_trajectory_match, graph_trajectory_match_partial with "
+        "--partial-credit)",
+        "--feedback-key plan_followed",
     ),
 }
 
@@ -169,8 +185,18 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "--alignment greedy",
     ),
     "score": OptionHelp(
-        "match (True/False), or partial credit over the tool calls: precision, recall or f1",
+        "match (True/False), or partial credit over the tool calls: precision, recall or f1 "
+        "(under its own key, e.g. trajectory_unordered_match_f1)",
         "--score f1",
+    ),
+    "feedback_key": OptionHelp(
+        "the result's key (default trajectory_<mode>_match, with _<score> for a graded score)",
+        "--feedback-key tools_f1",
+    ),
+    "compat": OptionHelp(
+        "openevals: openevals 0.2.2's exact answer (its message reading, greedy pairing, Python "
+        "equality, no comments), to keep old scores while migrating",
+        "--compat openevals",
     ),
 }
 
