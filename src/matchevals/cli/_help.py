@@ -1,9 +1,7 @@
 """What ``--help`` says: one line per option with an example, and the sections that teach.
 
-Option texts are keyed by factory parameter name, so a flag derived from a factory's signature
-finds its text here; a parameter without one still gets a flag, and a test lists it. The list of
-built-in comparators is read from :mod:`matchevals.json_match.comparators` itself (names,
-signatures, first docstring sentence), so a new built-in appears without a change here.
+Option texts are keyed by factory parameter name (a test lists a parameter without one); the
+built-in comparators are listed from :mod:`matchevals.json_match.comparators` itself.
 """
 
 from __future__ import annotations
@@ -129,16 +127,8 @@ JSON_OPTION_HELP: dict[str, OptionHelp] = {
         "keys score 0, the error in the comment)",
         "--on-judge-error zero",
     ),
-    "feedback_key": OptionHelp(
-        "the prefix of the result keys, json_match by default (invoice gives invoice:total, "
-        "invoice:average)",
-        "--feedback-key invoice",
-    ),
-    "compat": OptionHelp(
-        "openevals: openevals 0.2.2's exact results (Python equality, its greedy pairing, no "
-        "comments), to keep old scores while migrating",
-        "--compat openevals",
-    ),
+    "feedback_key": OptionHelp("the prefix of the result keys", "--feedback-key invoice"),
+    "compat": OptionHelp("openevals: openevals 0.2.2's exact results", "--compat openevals"),
 }
 
 GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
@@ -147,8 +137,7 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "--eval-results",
     ),
     "partial_credit": OptionHelp(
-        "score each run in [0, 1] by how much of the reference it followed, instead of 0 or 1 "
-        "(under its own key, graph_trajectory_match_partial)",
+        "score each run in [0, 1] by how much of the reference it followed, instead of 0 or 1",
         "--partial-credit",
     ),
     "threshold": OptionHelp(
@@ -157,11 +146,7 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "--partial-credit --threshold 0.8",
         "SCORE",
     ),
-    "feedback_key": OptionHelp(
-        "the result's key (default graph_trajectory_match, graph_trajectory_match_partial with "
-        "--partial-credit)",
-        "--feedback-key plan_followed",
-    ),
+    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
 }
 
 TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
@@ -176,27 +161,17 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "the reference lacks), superset (every argument of the reference)",
         "--tool-args-match-mode superset",
     ),
-    "tool_args_match_overrides": OptionHelp(
-        "per-tool argument rules (Python values): no flag, use the Python API"
-    ),
+    "tool_args_match_overrides": OptionHelp("per-tool argument rules: use the Python API"),
+    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
+    "compat": OptionHelp("openevals: openevals 0.2.2's exact answers", "--compat openevals"),
     "alignment": OptionHelp(
         "how tool calls choose partners: optimal (a maximum matching: True exactly when a valid "
         "pairing exists) or greedy (openevals' own pairing)",
         "--alignment greedy",
     ),
     "score": OptionHelp(
-        "match (True/False), or partial credit over the tool calls: precision, recall or f1 "
-        "(under its own key, e.g. trajectory_unordered_match_f1)",
+        "match (True/False), or partial credit over the tool calls: precision, recall or f1",
         "--score f1",
-    ),
-    "feedback_key": OptionHelp(
-        "the result's key (default trajectory_<mode>_match, with _<score> for a graded score)",
-        "--feedback-key tools_f1",
-    ),
-    "compat": OptionHelp(
-        "openevals: openevals 0.2.2's exact answer (its message reading, greedy pairing, Python "
-        "equality, no comments), to keep old scores while migrating",
-        "--compat openevals",
     ),
 }
 

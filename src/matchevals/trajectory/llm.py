@@ -125,3 +125,8 @@ def create_async_trajectory_llm_as_judge(
         few_shot_examples=few_shot_examples,
     )
     return partial(_ajudge, ask)
+
+
+for _public in (create_async_trajectory_llm_as_judge, create_trajectory_llm_as_judge):
+    _public.__module__ = "matchevals.trajectory"  # they report where users import them from
+del _public
