@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._types import EvaluatorResult
+from matchevals.json_match._compat_pairing import Chooser, exact_pairs
 
 __all__ = [
     "EMPTY_RECORD_KEY",
@@ -66,27 +67,9 @@ JudgedScores = Mapping[Any, Mapping[Any, Any]]
 bool or ``{"score": bool, "reasoning": str}``."""
 
 
-def _counted(key: Any, options: CompatOptions) -> bool:
-    return key not in options.exclude_keys and key not in options.rubric
-
-
-def _likeness(item: Mapping[Any, Any], other: Mapping[Any, Any], options: CompatOptions) -> int:
-    """How many of ``item``'s keys ``other`` has with an equal value (``item[k] == other[k]``)."""
-    return sum(
-        int(item[key] == other[key]) for key in item if key in other and _counted(key, options)
-    )
-
-
-def _first_best(
-    item: Mapping[Any, Any], others: Sequence[Mapping[Any, Any]], free: list[int],
-    options: CompatOptions,
-) -> int | None:  # fmt: skip
-    best, best_likeness = None, -1
-    for index in free:
-        likeness = _likeness(item, others[index], options)
-        if likeness > best_likeness:
-            best, best_likeness = index, likeness
-    return best
+def _ignored(options: CompatOptions) -> tuple[Any, ...]:
+    """Keys that take no part in pairing: excluded keys and rubric keys."""
+    return (*options.exclude_keys, *options.rubric)
 
 
 def _put(target: dict[Any, Any], item: Mapping[Any, Any], position: int) -> None:
@@ -118,8 +101,9 @@ def _superset(
     flat_outputs: dict[Any, Any] = {}
     flat_references: dict[Any, Any] = {}
     free = list(range(len(outputs)))
+    chooser = Chooser(references, outputs, _ignored(options))
     for position, reference in enumerate(references):
-        best = _first_best(reference, outputs, free, options)
+        best = chooser.first_best(position, free)
         if best is None:
             _put_or_mark(flat_references, reference, position)
             continue
@@ -129,35 +113,16 @@ def _superset(
     return flat_outputs, flat_references
 
 
-def _filtered(item: Mapping[Any, Any], options: CompatOptions) -> dict[Any, Any]:
-    return {key: value for key, value in item.items() if _counted(key, options)}
-
-
-def _exact_pairs(outputs: list[Any], references: list[Any], options: CompatOptions) -> dict[int, int]:  # fmt: skip # noqa: E501
-    """same_elements: each output's first equal reference, kept only if every item pairs."""
-    free = list(range(len(references)))
-    pairs: dict[int, int] = {}
-    for position, output in enumerate(outputs):
-        wanted = _filtered(output, options)
-        for index in free:
-            if wanted == _filtered(references[index], options):
-                pairs[position] = index
-                free.remove(index)
-                break
-    if len(pairs) == len(outputs) == len(references):
-        return pairs
-    return {}
-
-
 def _same_elements_or_subset(
     outputs: list[Any], references: list[Any], options: CompatOptions, *, same: bool
 ) -> tuple[dict[Any, Any], dict[Any, Any]]:
     flat_outputs: dict[Any, Any] = {}
     flat_references: dict[Any, Any] = {}
-    exact = _exact_pairs(outputs, references, options) if same else {}
+    exact = exact_pairs(outputs, references, _ignored(options)) if same else {}
     free = [] if exact else list(range(len(references)))
+    chooser = Chooser(outputs, references, _ignored(options))
     for position, output in enumerate(outputs):
-        best = exact[position] if exact else _first_best(output, references, free, options)
+        best = exact[position] if exact else chooser.first_best(position, free)
         if best is None:
             _put_or_mark(flat_outputs, output, position)
             continue
