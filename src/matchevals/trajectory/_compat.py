@@ -50,9 +50,20 @@ class _NotPlain(Exception):
     """This message needs langchain-core's conversion."""
 
 
+_JSON_ATOMS = frozenset({str, int, bool, type(None)})
+
+
 def _round_trip(arguments: Any) -> Any:
+    """``arguments`` after the JSON round trip langchain-core's conversion puts them through
+    (a tuple becomes a list, a nested non-string key a string); a flat object of JSON atoms
+    comes back equal, so it is returned as is."""
     if not isinstance(arguments, dict) or not all(isinstance(key, str) for key in arguments):
         raise _NotPlain
+    if all(
+        type(value) in _JSON_ATOMS or (type(value) is float and value == value)
+        for value in arguments.values()
+    ):
+        return arguments
     try:
         return json.loads(json.dumps(arguments))
     except (TypeError, ValueError):
@@ -72,9 +83,12 @@ def _plain_call(call: Any) -> Call:
         if not isinstance(name, str) or not isinstance(text, str):
             raise _NotPlain
         try:
-            return name, _round_trip(json.loads(text))
+            parsed = json.loads(text)  # fresh JSON data: the round trip gives it back equal
         except ValueError:
             raise _NotPlain from None
+        if not isinstance(parsed, dict):
+            raise _NotPlain
+        return name, parsed
     if set(call) - {"name", "args", "id", "type"} or call.get("type", "tool_call") != "tool_call":
         raise _NotPlain
     if not isinstance(call.get("name"), str) or "args" not in call:
