@@ -17,9 +17,10 @@ list), the likeness of one item with every partner is one numpy comparison. Any 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Chooser", "exact_pairs"]
 
@@ -56,7 +57,7 @@ class Chooser:
         self._codes: tuple[np.ndarray, np.ndarray] | bool | None = False  # False: not yet built
 
     @property
-    def codes(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def codes(self) -> tuple[Any, Any] | None:
         """Both sides' value codes by key (None: some value has no stand-in), built once."""
         if self._codes is False:
             try:
@@ -66,6 +67,8 @@ class Chooser:
         return self._codes  # type: ignore[return-value]
 
     def _coded(self) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np  # loaded when items pair (as json_match's own pairing does)
+
         columns: dict[Any, int] = {}
         codes: dict[Any, int] = {}
         for side in (self.items, self.partners):
@@ -100,9 +103,8 @@ class Chooser:
             likeness = [self._plain_likeness(item, self.partners[other]) for other in free]
             return free[likeness.index(max(likeness))]
         mine, theirs = self.codes
-        chosen = theirs[free]
-        likeness = (chosen == mine[index]).sum(axis=1)
-        return free[int(np.argmax(likeness))]
+        likeness = (theirs[free] == mine[index]).sum(axis=1)
+        return free[int(likeness.argmax())]
 
 
 def exact_pairs(
