@@ -4,7 +4,8 @@ Run: python benchmarks/bench_json_match.py [--quick]
 
 Tracing is off. Each workload is timed as the median of several repeats (more for fast ones) and
 its peak memory measured with tracemalloc in a separate call. Prints a table of medians, the
-speed-up ratio, the issue's target, and peak memory of both libraries.
+speed-up ratio, the issue's target, and peak memory of both libraries. A last table times
+``compat="openevals"`` (openevals' exact results) beside openevals.
 """
 
 from __future__ import annotations
@@ -431,6 +432,28 @@ def main() -> None:
     for note in NOTES:
         print(note)
     print_lower_bound()
+    print_compat(args.quick, budget)
+
+
+def print_compat(quick: bool, budget: float) -> None:
+    """compat="openevals" (openevals' exact results) beside openevals itself."""
+    print()
+    header = f"{'compat=openevals':44} {'openevals':>10} {'compat':>11} {'ratio':>8}"
+    print(header)
+    print("-" * len(header))
+    for workload in workloads(quick):
+        theirs = caller(openevals_async if workload.is_async else openevals_sync, workload)
+        factory = (
+            create_async_json_match_evaluator if workload.is_async else create_json_match_evaluator
+        )
+        ours = caller(partial(factory, compat="openevals"), workload)
+        assert repr(ours()) == repr(theirs()), workload.name  # the same results, dict for dict
+        their_time = median_seconds(theirs, budget)
+        our_time = median_seconds(ours, budget)
+        print(
+            f"{workload.name:44} {human(their_time):>10} {human(our_time):>11}"
+            f" {their_time / our_time:>7.1f}×"
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ Workloads (every result True, so both sides do the whole comparison):
   against a reference whose calls are permuted inside each message, in every mode;
 - the same with LangChain message objects, and with ``tool_args_match_mode="subset"`` (info);
 - 200 tool calls in unordered mode, the reference's calls shuffled across its messages.
+
+A second table times ``compat="openevals"`` (openevals' exact answers) beside openevals.
 """
 
 from __future__ import annotations
@@ -206,7 +208,26 @@ def main() -> int:
             f"{name:<44} {fmt(openevals_time)} {fmt(matchevals_time)} {ratio:7.1f}× "
             f"{shown_target:>7}  {met}"
         )
+    print_compat(workloads)
     return 1 if missed and "--check" in sys.argv else 0
+
+
+def print_compat(workloads: list[tuple[str, dict[str, Any], Any, Any, float | None]]) -> None:
+    """compat="openevals" (openevals' exact answers) beside openevals itself."""
+    print()
+    print(f"{'compat=openevals':<44} {'openevals':>11} {'compat':>11} {'ratio':>8}")
+    print("-" * 78)
+    for name, options, outputs, references, _ in workloads:
+        ours = create_trajectory_match_evaluator(**options, compat="openevals")
+        theirs = openevals_match(**options)
+        pair = {"outputs": outputs, "reference_outputs": references}
+        assert ours(**pair) == theirs(**pair), name  # the same result, dict for dict
+        openevals_time, compat_time = medians(
+            lambda: theirs(**pair),  # noqa: B023
+            lambda: ours(**pair),  # noqa: B023
+        )
+        ratio = openevals_time / compat_time
+        print(f"{name:<44} {fmt(openevals_time)} {fmt(compat_time)} {ratio:7.1f}×")
 
 
 if __name__ == "__main__":

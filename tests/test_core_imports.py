@@ -48,7 +48,12 @@ def _module_names() -> list[str]:
     return names
 
 
-CORE = [name for name in _module_names() if name not in LANGGRAPH_EDGES]
+JUDGE_EDGES = {
+    "matchevals.trajectory.llm",  # LLM-as-judge of trajectories, through openevals (public)
+    "matchevals.graph_trajectory.llm",  # LLM-as-judge of graph runs, through openevals (public)
+    "matchevals._scripted_judge",  # ScriptedJudge, a LangChain chat model
+}
+CORE = [name for name in _module_names() if name not in LANGGRAPH_EDGES | JUDGE_EDGES]
 
 
 def _loaded_after(module: str, code: str = "") -> set[str]:
@@ -64,7 +69,7 @@ def _loaded_after(module: str, code: str = "") -> set[str]:
 
 
 def test_the_edges_exist_and_the_core_is_everything_else() -> None:
-    assert set(_module_names()) >= LANGGRAPH_EDGES
+    assert set(_module_names()) >= LANGGRAPH_EDGES | JUDGE_EDGES
     assert "matchevals.json_match._core" in CORE
     assert "matchevals.trajectory._match" in CORE
     assert "matchevals.graph_trajectory._superstep" in CORE

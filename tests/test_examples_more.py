@@ -33,9 +33,9 @@ def test_structured_extraction_scores_nested_paths_with_comparators() -> None:
 def test_langgraph_agent_evaluated_with_langsmith_offline() -> None:
     pytest.importorskip("langgraph")
     out = run_example("langgraph_langsmith_eval.py")
-    assert "compare two cities: graph_trajectory_match = 1" in out
-    assert "one topic: graph_trajectory_match = 1" in out
-    assert "skip-check three topics: graph_trajectory_match = 0.583" in out
+    assert "compare two cities: graph_trajectory_match_partial = 1" in out
+    assert "one topic: graph_trajectory_match_partial = 1" in out
+    assert "skip-check three topics: graph_trajectory_match_partial = 0.583" in out
     assert "missing fact_check" in out
 
 

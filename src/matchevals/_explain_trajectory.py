@@ -25,7 +25,9 @@ from matchevals._values import render
 
 __all__ = ["is_trajectory_result", "trajectory_lines", "trajectory_table"]
 
-_KEY = re.compile(r"^trajectory_(strict|unordered|subset|superset)_match$")
+_KEY = re.compile(
+    r"^trajectory_(strict|unordered|subset|superset)_match(?:_(?:precision|recall|f1))?$"
+)
 _SOURCE = re.compile(r"\[(\d+)\]")
 _ARG_KINDS = {"arg", "missing_arg", "extra_arg", "matcher"}
 _ARGS_WIDTH = 40

@@ -27,7 +27,22 @@ from matchevals._explain_trajectory import trajectory_lines
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._results_check import UNEQUAL
 
-__all__ = ["assert_graph_trajectory_match", "assert_json_match", "assert_trajectory_match"]
+__all__ = [  # noqa: F822 - ScriptedJudge is loaded on first use (module __getattr__)
+    "ScriptedJudge",
+    "assert_graph_trajectory_match",
+    "assert_json_match",
+    "assert_trajectory_match",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # ScriptedJudge is a LangChain chat model: langchain-core loads only when it is asked for
+    if name == "ScriptedJudge":
+        from matchevals._scripted_judge import ScriptedJudge
+
+        return ScriptedJudge
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __tracebackhide__ = True
 

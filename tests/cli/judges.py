@@ -1,35 +1,36 @@
-"""Judges for ``matchevals json --judge tests.cli.judges:NAME`` (scripted, offline)."""
+"""Judges for ``matchevals json --judge tests.cli.judges:NAME`` (scripted, offline), built with
+the public :class:`matchevals.testing.ScriptedJudge`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from langchain_core.language_models import FakeListChatModel
 
-from tests.scripted_judge import ScriptedJudge
+from matchevals.testing import ScriptedJudge
+from matchevals.testing import ScriptedJudge as _Scripted
 
 
-def reject_all(schema: dict[str, Any], messages: list[Any]) -> dict[str, Any]:
-    """Answer every requested key with score False and a reason."""
-    return {
-        name: {"score": False, "reasoning": f"{name} says something else"}
-        if spec.get("type") == "object"
-        else False
-        for name, spec in schema["properties"].items()
-    }
+def _approve(request: object) -> tuple[bool, str]:
+    return True, f"{getattr(request, 'key', '')} looks right"
 
 
-approving = ScriptedJudge()
-rejecting = ScriptedJudge(answer=reject_all)
+def _reject(request: object) -> tuple[bool, str]:
+    return False, f"{getattr(request, 'key', '')} says something else"
+
+
+approving = ScriptedJudge(_approve)
+rejecting = ScriptedJudge(_reject)
 
 
 def make_rejecting() -> ScriptedJudge:
     """A zero-argument factory returning a judge."""
-    return ScriptedJudge(answer=reject_all)
+    return ScriptedJudge(_reject)
 
 
-class Approving(ScriptedJudge):
+class Approving(_Scripted):
     """A class: ``--judge`` makes one with no arguments."""
+
+    def __init__(self) -> None:
+        super().__init__(_approve)
 
 
 stock_fake = FakeListChatModel(responses=["{}"])  # no with_structured_output

@@ -114,7 +114,7 @@ def test_modes_and_graded_scores_are_flags(
     assert status == 0
     # f1 of the calls: the same two calls, the one call differs, and no calls on either side
     assert summary["per_key"] == {
-        "trajectory_unordered_match": {"mean": pytest.approx(2 / 3), "count": 3}
+        "trajectory_unordered_match_f1": {"mean": pytest.approx(2 / 3), "count": 3}
     }
     status, summary = summary_of(capsys, *files, "--score", "recall", "--fail-under", "0.7")
     assert status == 1

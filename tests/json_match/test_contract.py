@@ -159,6 +159,17 @@ async def test_contract_table(row: int, alignment: str) -> None:
     assert await both(outputs, references, alignment=alignment, **options) == expected
 
 
+@pytest.mark.parametrize("row", range(len(CONTRACT)))
+async def test_contract_table_with_compat_openevals(row: int) -> None:
+    # openevals' own test values, with only compat="openevals" added: the same scores exactly
+    outputs, references, options, expected = CONTRACT[row]
+    pair = {"outputs": outputs, "reference_outputs": references}
+    sync = create_json_match_evaluator(**options, compat="openevals")(**pair)
+    asynchronous = await create_async_json_match_evaluator(**options, compat="openevals")(**pair)
+    assert scores(sync) == scores(asynchronous) == expected
+    assert sync == openevals_json_match(**options)(**pair)
+
+
 async def test_results_are_always_a_list_of_full_result_dicts() -> None:
     results = create_json_match_evaluator(aggregator="average")(
         outputs=A1B2, reference_outputs=A1B2

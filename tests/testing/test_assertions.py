@@ -133,7 +133,9 @@ def test_graph_partial_credit_threshold_and_several_runs() -> None:
     message = failure(
         assert_graph_trajectory_match, runs, references, threshold=0.8, partial_credit=True
     )
-    assert message.splitlines()[0].startswith("graph_trajectory_match = 0.75 (threshold 0.8)")
+    assert message.splitlines()[0].startswith(
+        "graph_trajectory_match_partial = 0.75 (threshold 0.8)"
+    )
     assert "run 0:" in message
     assert "run 1:" not in message
 

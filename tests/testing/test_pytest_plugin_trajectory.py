@@ -98,7 +98,7 @@ def test_a_bare_strict_score_shows_the_messages_side_by_side(outcome: str) -> No
 def test_a_graded_score_names_its_grades_and_what_lowered_them(outcome: str) -> None:
     text = section(outcome, "test_graded_threshold")
     assert (
-        "graded: trajectory_superset_match = 0.0 (tool calls: precision 0, recall 0, f1 0; "
+        "graded: trajectory_superset_match_recall = 0.0 (tool calls: precision 0, recall 0, f1 0; "
         "the superset match is False)"
     ) in text
     assert ["E", ">", "—", "[1]", "drop_db({})", "extra"] in rows(text)

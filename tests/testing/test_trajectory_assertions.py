@@ -126,8 +126,8 @@ def test_a_graded_score_must_reach_the_threshold() -> None:
     assert passing["score"] == pytest.approx(1 / 3)
     text = failure(OUTPUTS, REFERENCES, threshold=0.5, **options)
     assert text.splitlines()[0] == (
-        "trajectory_unordered_match = 0.3333333333333333, below the threshold 0.5 (tool calls: "
-        "precision 0.333, recall 0.333, f1 0.333; the unordered match is False)"
+        "trajectory_unordered_match_recall = 0.3333333333333333, below the threshold 0.5 "
+        "(tool calls: precision 0.333, recall 0.333, f1 0.333; the unordered match is False)"
     )
     # graded: every call left over lowers some grade, so none is "allowed"
     superset = failure(OUTPUTS, REFERENCES, trajectory_match_mode="superset", score="f1")

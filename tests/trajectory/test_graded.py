@@ -32,7 +32,7 @@ REFERENCES = [user(), calls("a", "b"), tool(), tool(), calls("c", "d"), tool(), 
 def test_the_scores_of_the_pairing(score: str, expected: float) -> None:
     for mode in ("unordered", "subset", "superset"):
         result = graded(OUTPUTS, REFERENCES, trajectory_match_mode=mode, score=score)
-        assert result["key"] == f"trajectory_{mode}_match"
+        assert result["key"] == f"trajectory_{mode}_match_{score}"  # a graded key of its own
         assert result["score"] == pytest.approx(expected)
         metadata = result["metadata"]
         assert metadata["match"] is False

@@ -189,7 +189,7 @@ def test_real_langsmith_evaluate_offline_collects_what_direct_calls_return() -> 
     assert _rows(results) == expected
     assert expected["weather in LA"] == {
         "trajectory_strict_match": False,
-        "trajectory_unordered_match": 0.0,
+        "trajectory_unordered_match_f1": 0.0,
     }
     assert expected["weather in SF"]["trajectory_strict_match"] is True
 

@@ -1,9 +1,7 @@
 """What ``--help`` says: one line per option with an example, and the sections that teach.
 
-Option texts are keyed by factory parameter name, so a flag derived from a factory's signature
-finds its text here; a parameter without one still gets a flag, and a test lists it. The list of
-built-in comparators is read from :mod:`matchevals.json_match.comparators` itself (names,
-signatures, first docstring sentence), so a new built-in appears without a change here.
+Option texts are keyed by factory parameter name (a test lists a parameter without one); the
+built-in comparators are listed from :mod:`matchevals.json_match.comparators` itself.
 """
 
 from __future__ import annotations
@@ -129,6 +127,8 @@ JSON_OPTION_HELP: dict[str, OptionHelp] = {
         "keys score 0, the error in the comment)",
         "--on-judge-error zero",
     ),
+    "feedback_key": OptionHelp("the prefix of the result keys", "--feedback-key invoice"),
+    "compat": OptionHelp("openevals: openevals 0.2.2's exact results", "--compat openevals"),
 }
 
 GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
@@ -146,6 +146,7 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "--partial-credit --threshold 0.8",
         "SCORE",
     ),
+    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
 }
 
 TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
@@ -160,9 +161,9 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "the reference lacks), superset (every argument of the reference)",
         "--tool-args-match-mode superset",
     ),
-    "tool_args_match_overrides": OptionHelp(
-        "per-tool argument rules (Python values): no flag, use the Python API"
-    ),
+    "tool_args_match_overrides": OptionHelp("per-tool argument rules: use the Python API"),
+    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
+    "compat": OptionHelp("openevals: openevals 0.2.2's exact answers", "--compat openevals"),
     "alignment": OptionHelp(
         "how tool calls choose partners: optimal (a maximum matching: True exactly when a valid "
         "pairing exists) or greedy (openevals' own pairing)",

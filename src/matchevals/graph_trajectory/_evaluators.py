@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from matchevals._calling import MISSING, check_call, keyword_evaluator
+from matchevals._feedback_keys import check_feedback_key, renamed
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
@@ -34,6 +35,8 @@ __all__ = [
 
 _MATCH_RUN = EvaluatorRun(KEY)
 _RULES_NAME = "graph_trajectory_rules"
+_RULES_PREFIX = "graph_trajectory"
+PARTIAL_KEY = "graph_trajectory_match_partial"
 _RULES_RUN = EvaluatorRun(_RULES_NAME)
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -45,6 +48,7 @@ class _Options:
     partial_credit: bool = False
     threshold: float | None = None
     fast: bool = True  # False: general paths only (the fast paths' test oracle)
+    key: str = KEY
 
 
 def _options(
@@ -54,6 +58,7 @@ def _options(
     partial_credit: bool,
     threshold: float | None,
     allow_async: bool,
+    feedback_key: str | None = None,
 ) -> _Options:
     for name, flag in (("eval_results", eval_results), ("partial_credit", partial_credit)):
         if not isinstance(flag, bool):
@@ -76,11 +81,13 @@ def _options(
             raise ValueError(
                 "threshold applies to partial_credit=True or a results_evaluator; neither is set"
             )
+    key = check_feedback_key(feedback_key, PARTIAL_KEY if partial_credit else KEY)
     return _Options(
         eval_results,
         results_evaluator,
         partial_credit,
         None if threshold is None else float(threshold),
+        key=key,
     )
 
 
@@ -123,13 +130,15 @@ def _finish(options: _Options, pairs: list[Pair], answers: list[object] | None) 
                 for pair, answer in zip(pairs, answers, strict=True)
             ]
         )
-    return score_runs(
+    result = score_runs(
         pairs,
         checks,
         partial=options.partial_credit,
         threshold=options.threshold,
         fast=options.fast,
     )
+    result["key"] = options.key
+    return result
 
 
 def _compute(options: _Options, outputs: object, reference_outputs: object) -> EvaluatorResult:
@@ -238,6 +247,7 @@ def create_graph_trajectory_match_evaluator(
     results_evaluator: Callable[..., Any] | None = None,
     partial_credit: bool = False,
     threshold: float | None = None,
+    feedback_key: str | None = None,
 ) -> Callable[..., EvaluatorResult]:
     """A ``graph_trajectory_match`` evaluator with options, validated once.
 
@@ -257,6 +267,7 @@ def create_graph_trajectory_match_evaluator(
         partial_credit=partial_credit,
         threshold=threshold,
         allow_async=False,
+        feedback_key=feedback_key,
     )
     return keyword_evaluator(partial(_evaluate, options), KEY)
 
@@ -267,6 +278,7 @@ def create_async_graph_trajectory_match_evaluator(
     results_evaluator: Callable[..., Any] | None = None,
     partial_credit: bool = False,
     threshold: float | None = None,
+    feedback_key: str | None = None,
 ) -> Callable[..., Awaitable[EvaluatorResult]]:
     """The async twin of :func:`create_graph_trajectory_match_evaluator`; an async
     ``results_evaluator`` is awaited, a sync one called directly.
@@ -284,30 +296,35 @@ def create_async_graph_trajectory_match_evaluator(
         partial_credit=partial_credit,
         threshold=threshold,
         allow_async=True,
+        feedback_key=feedback_key,
     )
     return keyword_evaluator(partial(_aevaluate, options), KEY)
 
 
+def _checked_rules(rules: Rules, prefix: str, outputs: Any) -> list[EvaluatorResult]:
+    return renamed(check_rules(rules, outputs), _RULES_PREFIX, prefix)
+
+
 def _rules_evaluate(
-    rules: Rules, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
+    rules: Rules, prefix: str, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
 ) -> list[EvaluatorResult]:
     if positional or outputs is MISSING:
         check_call(_RULES_NAME, positional, outputs=outputs)
     if not watching():
-        return check_rules(rules, outputs)
-    return _RULES_RUN.traced(partial(check_rules, rules, outputs), outputs=outputs)
+        return _checked_rules(rules, prefix, outputs)
+    return _RULES_RUN.traced(partial(_checked_rules, rules, prefix, outputs), outputs=outputs)
 
 
 async def _rules_aevaluate(
-    rules: Rules, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
+    rules: Rules, prefix: str, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
 ) -> list[EvaluatorResult]:
     if positional or outputs is MISSING:
         check_call(_RULES_NAME, positional, outputs=outputs)
     if not watching():
-        return check_rules(rules, outputs)
+        return _checked_rules(rules, prefix, outputs)
 
     async def compute() -> list[EvaluatorResult]:
-        return check_rules(rules, outputs)
+        return _checked_rules(rules, prefix, outputs)
 
     return await _RULES_RUN.atraced(compute, outputs=outputs)
 
@@ -318,6 +335,7 @@ def create_graph_trajectory_rules_evaluator(
     max_visits: Mapping[str, int] | None = None,
     max_supersteps: int | None = None,
     before: Iterable[tuple[str, str]] = (),
+    feedback_key: str = _RULES_PREFIX,
 ) -> Callable[..., list[EvaluatorResult]]:
     """An evaluator of rules that need no reference: one result per configured rule.
 
@@ -331,7 +349,8 @@ def create_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    return keyword_evaluator(partial(_rules_evaluate, rules), _RULES_NAME, reference=False)
+    prefix = check_feedback_key(feedback_key)
+    return keyword_evaluator(partial(_rules_evaluate, rules, prefix), _RULES_NAME, reference=False)
 
 
 def create_async_graph_trajectory_rules_evaluator(
@@ -340,6 +359,7 @@ def create_async_graph_trajectory_rules_evaluator(
     max_visits: Mapping[str, int] | None = None,
     max_supersteps: int | None = None,
     before: Iterable[tuple[str, str]] = (),
+    feedback_key: str = _RULES_PREFIX,
 ) -> Callable[..., Awaitable[list[EvaluatorResult]]]:
     """The async twin of :func:`create_graph_trajectory_rules_evaluator`.
 
@@ -354,4 +374,5 @@ def create_async_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    return keyword_evaluator(partial(_rules_aevaluate, rules), _RULES_NAME, reference=False)
+    prefix = check_feedback_key(feedback_key)
+    return keyword_evaluator(partial(_rules_aevaluate, rules, prefix), _RULES_NAME, reference=False)

@@ -20,10 +20,18 @@ from __future__ import annotations
 from typing import Any
 
 from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._peers import peer_getattr
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._flat_match import flat_strict_match
 
-__all__ = ["graph_trajectory_strict_match", "graph_trajectory_strict_match_async"]
+__all__ = [  # noqa: F822 - agentevals' types load on first use (module __getattr__)
+    "EvaluatorResult",
+    "GraphTrajectory",
+    "graph_trajectory_strict_match",
+    "graph_trajectory_strict_match_async",
+]
+
+__getattr__: Any = peer_getattr(__name__, {"GraphTrajectory": "agentevals.types"})
 
 KEY = "graph_trajectory_strict_match"
 _RUN = EvaluatorRun(KEY)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, convert_to_openai_messages
 
+from matchevals._peers import peer_getattr
 from matchevals.graph_trajectory._flat_thread import (
     FlatTask,
     SnapshotView,
@@ -39,11 +40,21 @@ if TYPE_CHECKING:
     from langgraph.pregel import Pregel
     from langgraph.types import StateSnapshot
 
-__all__ = [
+__all__ = [  # noqa: F822 - agentevals' types load on first use (module __getattr__)
+    "ExtractedLangGraphThreadTrajectory",
+    "GraphTrajectory",
     "aextract_langgraph_trajectory_from_thread",
     "extract_langgraph_trajectory_from_snapshots",
     "extract_langgraph_trajectory_from_thread",
 ]
+
+__getattr__: Any = peer_getattr(
+    __name__,
+    {
+        "ExtractedLangGraphThreadTrajectory": "agentevals.types",
+        "GraphTrajectory": "agentevals.types",
+    },
+)
 
 
 def _subgraph_config(task: Any) -> Mapping[str, Any] | None:

@@ -6,6 +6,9 @@
 1
 """
 
+from typing import Any
+
+from matchevals._peers import peer_getattr
 from matchevals.json_match import comparators
 from matchevals.json_match._evaluators import (
     create_async_json_match_evaluator,
@@ -14,6 +17,8 @@ from matchevals.json_match._evaluators import (
 from matchevals.json_match._judge import JudgeError
 
 __all__ = [
+    "SYSTEM_PROMPT",
+    "USER_PROMPT",
     "JudgeError",
     "comparators",
     "create_async_json_match_evaluator",
@@ -23,3 +28,7 @@ __all__ = [
 for _public in (create_async_json_match_evaluator, create_json_match_evaluator, JudgeError):
     _public.__module__ = __name__  # they report where users import them from
 del _public
+
+__getattr__: Any = peer_getattr(
+    __name__, {"SYSTEM_PROMPT": "openevals.json.match", "USER_PROMPT": "openevals.json.match"}
+)

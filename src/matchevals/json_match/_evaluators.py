@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from matchevals._calling import MISSING, check_call, keyword_evaluator
+from matchevals._feedback_keys import check_feedback_key, renamed
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import AsyncEvaluator, Evaluator, EvaluatorResult
+from matchevals.json_match._compat_evaluators import compat_evaluator
 from matchevals.json_match._core import finish, prepare
 from matchevals.json_match._fast import scorer
 from matchevals.json_match._inputs import to_json_value
@@ -35,6 +37,18 @@ from matchevals.json_match.comparators import Comparator
 __all__ = ["create_async_json_match_evaluator", "create_json_match_evaluator"]
 
 RUN_NAME = "json_match_evaluator"
+DEFAULT_PREFIX = "json_match"
+Compat = Literal["openevals"]
+_EXTENSION_DEFAULTS = {
+    "alignment": "optimal",
+    "nested": False,
+    "list_match_modes": None,
+    "comparators": None,
+    "extra_keys": "penalize",
+    "none_is_missing": False,
+    "judge_identical": False,
+    "on_judge_error": "raise",
+}
 _F = TypeVar("_F", bound=Callable[..., Any])
 Compute = Callable[[Any, Any], list[EvaluatorResult]]
 AsyncCompute = Callable[[Any, Any], Awaitable[list[EvaluatorResult]]]
@@ -56,6 +70,18 @@ async def _ajudged(
 
 async def _ascore(score: Compute, outputs: Any, reference_outputs: Any) -> list[EvaluatorResult]:
     return score(outputs, reference_outputs)
+
+
+def _renaming(
+    compute: Compute, prefix: str, outputs: Any, reference_outputs: Any
+) -> list[EvaluatorResult]:
+    return renamed(compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
+
+
+async def _arenaming(
+    compute: AsyncCompute, prefix: str, outputs: Any, reference_outputs: Any
+) -> list[EvaluatorResult]:
+    return renamed(await compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
 
 
 def _json_inputs(outputs: Any, reference_outputs: Any) -> tuple[Any, Any]:
@@ -120,8 +146,13 @@ def _build(
     use_reasoning: Any,
     list_match_mode: Any,
     alignment: Any,
+    feedback_key: Any = DEFAULT_PREFIX,
+    compat: Any = None,
     **extensions: Any,
 ) -> tuple[JsonMatchOptions, Judge, EvaluatorRun]:
+    check_feedback_key(feedback_key)
+    if compat is not None:
+        _check_compat(compat, alignment=alignment, **extensions)
     options = JsonMatchOptions.build(
         aggregator=aggregator,
         list_aggregator=list_aggregator,
@@ -145,6 +176,32 @@ def _build(
     return options, Judge(judge, model), EvaluatorRun(RUN_NAME)
 
 
+def _check_compat(compat: Any, **extensions: Any) -> None:
+    if compat != "openevals":
+        raise ValueError(f"compat must be None or 'openevals'; got {compat!r}")
+    changed = [name for name, value in extensions.items() if value != _EXTENSION_DEFAULTS.get(name)]
+    if changed:
+        raise ValueError(
+            "compat='openevals' reproduces openevals' results and takes only openevals' "
+            f"options; drop {', '.join(f'{name}=' for name in sorted(changed))} or drop compat"
+        )
+
+
+def _compat(options: JsonMatchOptions, judge: Judge, feedback_key: str, sync: bool) -> Any:
+    return compat_evaluator(
+        aggregator=options.aggregator,
+        list_aggregator=options.list_aggregator,
+        rubric=dict(options.rubric),
+        exclude_keys=tuple(sorted(options.exclude_keys)),
+        judge=judge.judge,
+        model=judge.model,
+        use_reasoning=options.use_reasoning,
+        list_match_mode=options.list_match_mode,
+        feedback_key=feedback_key,
+        sync=sync,
+    )
+
+
 def create_json_match_evaluator(
     *,
     aggregator: Aggregator | None = None,
@@ -163,6 +220,8 @@ def create_json_match_evaluator(
     none_is_missing: bool = False,
     judge_identical: bool = False,
     on_judge_error: OnJudgeError = "raise",
+    feedback_key: str = DEFAULT_PREFIX,
+    compat: Compat | None = None,
 ) -> Evaluator:
     """Create an evaluator scoring JSON outputs against references, key by key.
 
@@ -191,7 +250,11 @@ def create_json_match_evaluator(
     [('json_match:age', 0, 'age: expected 30, got 20'), ('json_match:name', 1, None)]
     """
     options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
+    if compat is not None:
+        return _compat(options, judge_client, feedback_key, sync=True)  # type: ignore[no-any-return]
     compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
+    if feedback_key != DEFAULT_PREFIX:
+        compute = partial(_renaming, compute, feedback_key)
     return keyword_evaluator(partial(_evaluate, options, compute, run), RUN_NAME)
 
 
@@ -213,6 +276,8 @@ def create_async_json_match_evaluator(
     none_is_missing: bool = False,
     judge_identical: bool = False,
     on_judge_error: OnJudgeError = "raise",
+    feedback_key: str = DEFAULT_PREFIX,
+    compat: Compat | None = None,
 ) -> AsyncEvaluator:
     """The async twin of :func:`create_json_match_evaluator`; same results for every input.
 
@@ -224,9 +289,13 @@ def create_async_json_match_evaluator(
     (0.5, 'b: expected 3, got 2', [{'path': 'b', 'expected': 3, 'actual': 2, 'score': 0}])
     """
     options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
-    compute = (
+    if compat is not None:
+        return _compat(options, judge_client, feedback_key, sync=False)  # type: ignore[no-any-return]
+    compute: AsyncCompute = (
         partial(_ajudged, options, judge_client)
         if options.rubric
         else partial(_ascore, scorer(options))
     )
+    if feedback_key != DEFAULT_PREFIX:
+        compute = partial(_arenaming, compute, feedback_key)
     return keyword_evaluator(partial(_aevaluate, options, compute, run), RUN_NAME)

@@ -13,6 +13,9 @@ calls by a maximum matching, explains every failure, and grades on request.
 True
 """
 
+from typing import Any
+
+from matchevals._peers import peer_getattr
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
@@ -33,10 +36,20 @@ __all__ = [
     "ToolArgsOverride",
     "TrajectoryMatchMode",
     "TrajectoryScore",
+    "create_async_trajectory_llm_as_judge",
     "create_async_trajectory_match_evaluator",
+    "create_trajectory_llm_as_judge",
     "create_trajectory_match_evaluator",
 ]
 
 for _public in (create_async_trajectory_match_evaluator, create_trajectory_match_evaluator):
     _public.__module__ = __name__  # they report where users import them from
 del _public
+
+__getattr__: Any = peer_getattr(
+    __name__,
+    {
+        "create_trajectory_llm_as_judge": "matchevals.trajectory.llm",
+        "create_async_trajectory_llm_as_judge": "matchevals.trajectory.llm",
+    },
+)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from matchevals._calling import MISSING, check_call, keyword_evaluator
+from matchevals._feedback_keys import check_feedback_key, graded_key
 from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
 from matchevals.trajectory._args import ArgsRules, MatcherArgs
+from matchevals.trajectory._compat import CompatRules, compat_match, compat_rules
 from matchevals.trajectory._explain import explain
 from matchevals.trajectory._match import match_trajectories
 from matchevals.trajectory._messages import read_trajectory
@@ -49,6 +51,7 @@ class _Options:
     score: TrajectoryScore
     key: str
     quiet: bool  # some matcher is an evaluator: keep its own tracing out of our run
+    compat: CompatRules | None = None  # compat="openevals": openevals' answer, nothing more
 
 
 def _options(
@@ -57,26 +60,51 @@ def _options(
     tool_args_match_overrides: Any,
     alignment: Any,
     score: Any,
+    feedback_key: Any = None,
+    compat: Any = None,
 ) -> _Options:
     if not isinstance(trajectory_match_mode, str) or trajectory_match_mode not in MODES:
         raise ValueError(
             f"Invalid trajectory match type: `{trajectory_match_mode}`. Must be one of "
             "`strict`, `unordered`, `subset`, or `superset`."
         )
-    rules = build_rules(tool_args_match_mode, tool_args_match_overrides)
     if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
         raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
     if not isinstance(score, str) or score not in SCORES:
         raise ValueError(f"score is {score!r}; expected one of {', '.join(map(repr, SCORES))}")
+    boolean_key = f"trajectory_{trajectory_match_mode}_match"
+    default_key = boolean_key if score == "match" else graded_key(boolean_key, score)
+    key = check_feedback_key(feedback_key, default_key)
+    if compat is not None:
+        checks = _compat_rules(compat, tool_args_match_mode, tool_args_match_overrides, alignment, score)  # fmt: skip # noqa: E501
+        unused = build_rules("exact", None)  # compat answers through its own rules only
+        return _Options(trajectory_match_mode, unused, alignment, score, key, False, checks)
+    rules = build_rules(tool_args_match_mode, tool_args_match_overrides)
     quiet = any(
         isinstance(rule, MatcherArgs) and rule.keywords
         for rule in (rules.default, *rules.overrides.values())
     )
-    key = f"trajectory_{trajectory_match_mode}_match"
     return _Options(trajectory_match_mode, rules, alignment, score, key, quiet)
 
 
+def _compat_rules(
+    compat: Any, mode: Any, overrides: Any, alignment: Any, score: Any
+) -> CompatRules:
+    if compat != "openevals":
+        raise ValueError(f"compat must be None or 'openevals'; got {compat!r}")
+    changed = [name for name, value, default in (("alignment", alignment, "optimal"), ("score", score, "match")) if value != default]  # fmt: skip # noqa: E501
+    if changed:
+        raise ValueError(
+            "compat='openevals' reproduces openevals' answer and takes only openevals' "
+            f"options; drop {', '.join(f'{name}=' for name in changed)} or drop compat"
+        )
+    return compat_rules(mode, overrides)
+
+
 def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    if options.compat is not None:
+        answer = compat_match(outputs, reference_outputs, options.mode, options.compat)
+        return {"key": options.key, "score": answer, "comment": None, "metadata": None}
     try:
         parsed: dict[str, Any] = {}  # arguments texts on both sides are parsed once
         output_messages = read_trajectory(outputs, "outputs", parsed)
@@ -177,6 +205,8 @@ def create_trajectory_match_evaluator(
     tool_args_match_overrides: Mapping[str, ToolArgsOverride] | None = None,
     alignment: Alignment = "optimal",
     score: TrajectoryScore = "match",
+    feedback_key: str | None = None,
+    compat: Literal["openevals"] | None = None,
 ) -> Callable[..., EvaluatorResult]:
     """Create an evaluator matching an agent's messages and tool calls against a reference.
 
@@ -202,7 +232,13 @@ def create_trajectory_match_evaluator(
     {'key': 'trajectory_unordered_match', 'score': True, 'comment': None, 'metadata': None}
     """
     options = _options(
-        trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
+        trajectory_match_mode,
+        tool_args_match_mode,
+        tool_args_match_overrides,
+        alignment,
+        score,
+        feedback_key,
+        compat,
     )
     return keyword_evaluator(partial(_evaluate, options, EvaluatorRun(options.key)), options.key)
 
@@ -214,6 +250,8 @@ def create_async_trajectory_match_evaluator(
     tool_args_match_overrides: Mapping[str, ToolArgsOverride] | None = None,
     alignment: Alignment = "optimal",
     score: TrajectoryScore = "match",
+    feedback_key: str | None = None,
+    compat: Literal["openevals"] | None = None,
 ) -> Callable[..., Awaitable[EvaluatorResult]]:
     """The async twin of :func:`create_trajectory_match_evaluator`; same result for every input.
 
@@ -226,6 +264,12 @@ def create_async_trajectory_match_evaluator(
     (False, 'reference_outputs[0].tool_calls[0] b({}) has no partner in outputs')
     """
     options = _options(
-        trajectory_match_mode, tool_args_match_mode, tool_args_match_overrides, alignment, score
+        trajectory_match_mode,
+        tool_args_match_mode,
+        tool_args_match_overrides,
+        alignment,
+        score,
+        feedback_key,
+        compat,
     )
     return keyword_evaluator(partial(_aevaluate, options, EvaluatorRun(options.key)), options.key)

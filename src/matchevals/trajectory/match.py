@@ -6,6 +6,15 @@ create_trajectory_match_evaluator`` works as ``from openevals.trajectory.match i
 True
 """
 
+from typing import Any
+
+from matchevals._peers import peer_getattr
+from matchevals.trajectory._deprecated import (
+    trajectory_strict_scorer,
+    trajectory_subset_scorer,
+    trajectory_superset_scorer,
+    trajectory_unordered_scorer,
+)
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
@@ -16,10 +25,28 @@ from matchevals.trajectory._types import (
     TrajectoryMatchMode,
 )
 
-__all__ = [
+__all__ = [  # noqa: F822 - the peers' types load on first use (module __getattr__)
+    "ChatCompletionMessage",
+    "SimpleAsyncEvaluator",
+    "SimpleEvaluator",
     "ToolArgsMatchMode",
+    "ToolArgsMatchOverrides",
     "ToolArgsOverride",
     "TrajectoryMatchMode",
     "create_async_trajectory_match_evaluator",
     "create_trajectory_match_evaluator",
+    "trajectory_strict_scorer",
+    "trajectory_subset_scorer",
+    "trajectory_superset_scorer",
+    "trajectory_unordered_scorer",
 ]
+
+__getattr__: Any = peer_getattr(
+    __name__,
+    {
+        "ChatCompletionMessage": "openevals.types",
+        "SimpleAsyncEvaluator": "openevals.types",
+        "SimpleEvaluator": "openevals.types",
+        "ToolArgsMatchOverrides": "openevals.types",
+    },
+)
