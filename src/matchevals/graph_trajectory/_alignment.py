@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matchevals.graph_trajectory._frontier import Entry, Frontier, RankedFrontier
+from matchevals.graph_trajectory._frontier import Entry, Frontier
 from matchevals.graph_trajectory._positions import Position, advance, skips, step_at
 from matchevals.graph_trajectory._reference import Loop, Step
 from matchevals.graph_trajectory._remaining_similarity import (
@@ -131,12 +131,14 @@ class _Search:
             for index, element in enumerate(elements)
             if isinstance(element, Loop) and element.max is not None
         }
-        self.frontiers: dict[tuple[int, Position], Frontier | RankedFrontier] = {}
+        self.frontiers: dict[tuple[int, Position], Frontier] = {}
         self.queue: list[tuple[float, int, int, Entry]] = []
         self.moves: dict[Position, _Moves] = {}
         self.similarities: dict[tuple[int, int], float] = {}
         self.required: dict[Position, int] = {}
+        self.longest: dict[Position, float] = {}
         self.required_from = _required_suffixes(elements)
+        self.longest_from = _longest_suffixes(elements)
         self.pushed = 0
         self.gains: RemainingSimilarity | None = None
         self.tightened = False
@@ -181,58 +183,41 @@ class _Search:
             )
 
     def offer(self, entry: Entry) -> None:
-        """Queue ``entry`` unless an entry of its frontier beats it (dropping those it beats)."""
-        element, iteration, body = entry.position
+        """Queue ``entry`` unless an entry of its frontier beats it (dropping those it beats),
+        or, past ``min`` in a Repeat with a ``max``, one with an iteration fewer."""
+        layer, position = entry.layer, entry.position
+        element, iteration, body = position
         low = self.bounded.get(element)
-        if low is None or iteration < low:
-            key = (entry.layer, entry.position)
-            frontier = self.frontiers.get(key)
-            if frontier is None:
-                frontier = self.frontiers[key] = Frontier()
-        else:  # a body step of a Repeat with a max, once min is met: iterations compete
-            key = (entry.layer, (element, -1, body))
-            frontier = self.frontiers.get(key)
-            if frontier is None:
-                frontier = self.frontiers[key] = RankedFrontier()
+        if low is not None and iteration > low:
+            fewer = self.frontiers.get((layer, (element, iteration - 1, body)))
+            if fewer is not None and fewer.beats(entry):
+                return
+        frontier = self.frontiers.get((layer, position))
+        if frontier is None:
+            short = len(self.steps) - self.longest_after(position)
+            frontier = self.frontiers[(layer, position)] = Frontier(short)
         if not frontier.admit(entry):
             return
         self.pushed += 1
-        heapq.heappush(self.queue, (-self.bound(entry), -entry.layer, self.pushed, entry))
+        heapq.heappush(self.queue, (-self.bound(entry), -layer, self.pushed, entry))
 
     def bound(self, entry: Entry) -> float:
-        """The best score a completion of ``entry`` could reach."""
-        count, needed = len(self.steps), self.required_after(entry.position)
+        """The best score a completion of ``entry`` could reach: it pairs at most one step
+        per superstep left and per step left on the longest path (fewer, with ``gains``)."""
+        count, position = len(self.steps), entry.position
+        needed = self.required_after(position)
         total, length = entry.similarity, entry.length
+        longest = self.longest_after(position)
+        left = min(count - entry.layer, longest)
         if self.gains is None:
-            left = count - entry.layer
             return alignment_score(
                 total + left, max(count, length + max(left, needed)), self.results
             )
-        bounds = self.gains.at(entry.layer, entry.position)
-        most = bounds[0]
-        best = 1.0
-        for weight, net in zip(WEIGHTS[1:], bounds[1:], strict=True):
-            best = min(best, self.weighed(total, length, needed, most, weight, net))
-        return best
-
-    def weighed(
-        self, total: float, length: int, needed: int, most: float, weight: float, net: float
-    ) -> float:
-        """The best score of a completion adding ``u`` similarity and ``y`` reference deficit
-        with ``u`` at most ``most``, ``u - weight y`` at most ``net`` and ``u + y`` (the steps
-        it adds) at least ``needed``. With the least ``y``, the score rises with ``u`` until
-        ``y = (u - net) / weight`` makes the path longer than the run, then moves one way: so
-        it is best at that turn or at the most ``u``."""
-        count, results = len(self.steps), self.results
-        floor = max(count, length + needed)  # the least max(n, L) of any completion
-        gain = most
-        turn = max(net, (weight * (floor - length) + net) / (weight + 1))
-        if turn < most:
-            extra, item = (0.0, 0.0) if results is None else (1.0, results)
-            falling = weight * (length + extra) - net < (weight + 1) * (total + item)
-            gain = max(turn, 0.0) if falling else most
-        deficit = max(0.0, (gain - net) / weight)
-        return alignment_score(total + gain, max(floor, length + gain + deficit), results)
+        bounds = self.gains.at(entry.layer, position)
+        bounds[0] = min(bounds[0], left)
+        if length + longest <= count:  # the path cannot outgrow the run: similarity decides
+            return alignment_score(total + bounds[0], count, self.results)
+        return _weighed_bound(bounds, total, length, needed, count, self.results)
 
     def tighten(self) -> None:
         """Switch to the bounds of ``remaining_similarity`` (worth their cost only when the
@@ -248,6 +233,20 @@ class _Search:
         ]
         heapq.heapify(self.queue)
 
+    def longest_after(self, position: Position) -> float:
+        """The most reference steps on a path from ``position`` to the end (inf: unbounded)."""
+        known = self.longest.get(position)
+        if known is None:
+            element_index, iteration, body_index = position
+            known = self.longest_from[element_index]
+            if element_index < len(self.elements):
+                element = self.elements[element_index]
+                if isinstance(element, Loop) and element.max is not None:
+                    here = len(element.body) * (element.max - iteration) - body_index
+                    known = self.longest_from[element_index + 1] + here
+            self.longest[position] = known
+        return known
+
     def required_after(self, position: Position) -> int:
         """The fewest required steps on a path from ``position`` to the end."""
         known = self.required.get(position)
@@ -255,6 +254,37 @@ class _Search:
             known = _required_here(self.elements, position) + self.required_from[position[0] + 1]
             self.required[position] = known
         return known
+
+
+def _weighed_bound(
+    bounds: list[float],
+    total: float,
+    length: int,
+    needed: int,
+    count: int,
+    results: float | None,
+) -> float:
+    """The best score of a completion of an entry (``total`` similarity, ``length`` steps) that
+    adds ``u`` similarity and ``y`` reference deficit, where ``u`` is at most ``bounds[0]``,
+    ``u - w y`` at most the bound for each weight ``w`` of ``WEIGHTS``, and ``u + y`` (the
+    steps it adds) at least ``needed``: the least of the bests under each weight. Under one,
+    with the least ``y``, the score rises with ``u`` until ``y = (u - bound) / w`` makes the
+    path longer than the run, then moves one way: it is best at that turn or at the most ``u``.
+    """
+    most = bounds[0]
+    floor = max(count, length + needed)  # the least max(n, L) of any completion
+    extra, item = (0.0, 0.0) if results is None else (1.0, results)
+    best = 1.0
+    for weight, net in zip(WEIGHTS[1:], bounds[1:], strict=True):
+        gain = most
+        turn = max(net, (weight * (floor - length) + net) / (weight + 1))
+        if turn < most and weight * (length + extra) - net < (weight + 1) * (total + item):
+            gain = max(turn, 0.0)  # falling past the turn
+        deficit = max(0.0, (gain - net) / weight)
+        longest = max(floor, length + gain + deficit)
+        score = (total + gain + item) / (longest + extra) if longest + extra else 1.0
+        best = min(best, score)
+    return best
 
 
 @dataclass(slots=True)
@@ -292,6 +322,19 @@ def _required_suffixes(elements: Sequence[Step | Loop]) -> list[int]:
     suffixes = [0] * (len(elements) + 2)
     for index in range(len(elements) - 1, -1, -1):
         suffixes[index] = suffixes[index + 1] + _required(elements[index])
+    return suffixes
+
+
+def _longest_suffixes(elements: Sequence[Step | Loop]) -> list[float]:
+    """The most steps on a path from each element on (inf past a Repeat without ``max``)."""
+    suffixes: list[float] = [0] * (len(elements) + 2)
+    for index in range(len(elements) - 1, -1, -1):
+        element = elements[index]
+        if isinstance(element, Step):
+            longest: float = 1
+        else:
+            longest = math.inf if element.max is None else element.max * len(element.body)
+        suffixes[index] = suffixes[index + 1] + longest
     return suffixes
 
 

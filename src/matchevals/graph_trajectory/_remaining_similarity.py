@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 __all__ = ["WEIGHTS", "RemainingSimilarity", "remaining_similarity"]
 
-WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-"""The weights of the reference deficit, one bound each (0 first: similarity alone)."""
+WEIGHTS = (0.0, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0)
+"""The weights of the reference deficit, one bound each (0 first: similarity alone). The
+weight ``s / (1 - s)`` binds near the score ``s``, so these serve scores from 0.06 to 0.9 (a
+run scoring higher is aligned before the search needs them)."""
 
 
 @dataclass(slots=True)
