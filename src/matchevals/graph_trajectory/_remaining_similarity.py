@@ -18,8 +18,10 @@ left for free), and, from inside that iteration, its start (reached by leaving o
 >>> from matchevals.graph_trajectory._reference import read_reference
 >>> elements = read_reference({"steps": [["a"], ["b"]]}, "r").elements
 >>> bounds = remaining_similarity([["b"], ["a"]], elements, 100)
->>> bounds.at(0, (0, 0, 0))[:3], bounds.at(1, (2, 0, 0))[:3]
-([1.0, 0.5, 0.0], [0.0, 0.0, 0.0])
+>>> dict(zip(WEIGHTS, bounds.at(0, (0, 0, 0))))[1.0]  # one pair, one required step left out
+0.0
+>>> bounds.at(0, (0, 0, 0))[0], bounds.at(1, (2, 0, 0))[0]
+(1.0, 0.0)
 """
 
 from __future__ import annotations
