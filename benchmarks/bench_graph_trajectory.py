@@ -1,4 +1,5 @@
-"""Benchmark: matchevals' graph trajectory matcher beside agentevals' strict matcher.
+"""Benchmark: matchevals' graph trajectory matcher beside agentevals' strict matcher, and
+partial credit against patterns.
 
 Run with ``python benchmarks/bench_graph_trajectory.py`` (tracing is switched off here). Prints
 the median time per call of each case and the ratios the issue sets targets for. Times are CPU
@@ -7,7 +8,9 @@ time of this process (``time.process_time``), so other load on the machine skews
 
 from __future__ import annotations
 
+import functools
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -18,7 +21,12 @@ os.environ["LANGCHAIN_TRACING_V2"] = "false"
 
 from agentevals.graph_trajectory.strict import graph_trajectory_strict_match
 
-from matchevals.graph_trajectory import Repeat, graph_trajectory_match
+from matchevals.graph_trajectory import (
+    ReferenceStep,
+    Repeat,
+    create_graph_trajectory_match_evaluator,
+    graph_trajectory_match,
+)
 
 
 def _per_call(call: Callable[[], Any], budget: float) -> int:
@@ -54,6 +62,62 @@ def supersteps(count: int) -> list[list[str]]:
 
 def fmt(seconds: float) -> str:
     return f"{seconds * 1e6:10.1f} µs" if seconds < 1e-3 else f"{seconds * 1e3:10.2f} ms"
+
+
+NAMES = ["agent", "tools", "search", "plan", "x", "y"]
+AGENT_LOOP = [["plan"], Repeat([["agent"], ["search", "tools"]], min=1), ["agent"]]
+
+
+def agent_loop(turns: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A plan, an agent <-> tools loop and a final agent; the run has a wrong tool call, an
+    extra node and a lost superstep."""
+    steps = [["plan"], *[["agent"], ["tools", "search"]] * turns, ["agent"]]
+    steps[7] = ["tools"]
+    steps[50] = ["agent", "other"]
+    del steps[120]
+    return trajectory(steps), trajectory(AGENT_LOOP)
+
+
+def with_optional_steps(count: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Every tenth reference step optional; the run has a wrong, a lost and an extra step."""
+    expected = supersteps(count)
+    reference = [ReferenceStep(s, optional=i % 10 == 5) for i, s in enumerate(expected)]
+    steps = [list(step) for step in expected]
+    steps[17] = ["other"]
+    del steps[95]
+    steps.insert(150, ["x"])
+    return trajectory(steps), trajectory(reference)
+
+
+def unrelated(reference: list[Any], count: int, seed: int) -> tuple[dict[str, Any], ...]:
+    """A run of random supersteps: the worst case, far from every path of the pattern."""
+    rng = random.Random(seed)
+    steps = [sorted(rng.sample(NAMES, rng.randint(1, 3))) for _ in range(count)]
+    return trajectory(steps), trajectory(reference)
+
+
+def partial_credit_rows() -> list[tuple[str, float, str]]:
+    """Partial credit with patterns (target: 200 supersteps in under 1 s)."""
+    partial = create_graph_trajectory_match_evaluator(partial_credit=True)
+    rng = random.Random(3)
+    random_steps = [
+        ReferenceStep(sorted(rng.sample(NAMES, rng.randint(1, 3))), optional=i % 10 == 5)
+        for i in range(200)
+    ]
+    cases = {
+        "partial credit, Repeat pattern, 201 supersteps": agent_loop(100),
+        "partial credit, Repeat pattern, 1,001 supersteps": agent_loop(500),
+        "partial credit, 200 steps with optional ones": with_optional_steps(200),
+        "partial credit, Repeat pattern, 200 random supersteps": unrelated(AGENT_LOOP, 200, 1),
+        "partial credit, 200 optional-step pattern, random run": unrelated(random_steps, 200, 2),
+    }
+    rows = []
+    for name, (run, reference) in cases.items():
+        (seconds,) = medians(
+            functools.partial(partial, outputs=run, reference_outputs=reference), repeats=5
+        )
+        rows.append((name, seconds, "target < 1 s"))
+    return rows
 
 
 def main() -> None:
@@ -103,6 +167,8 @@ def main() -> None:
         lambda: graph_trajectory_match(outputs=loop_run, reference_outputs=loop_ref), repeats=5
     )
     rows.append(("Repeat pattern, 1,001 supersteps", ours_loop, "target < 50 ms"))
+
+    rows.extend(partial_credit_rows())
 
     width = max(len(name) for name, _, _ in rows)
     print(f"{'case':<{width}}  {'median':>13}  note")

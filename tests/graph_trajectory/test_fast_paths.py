@@ -3,10 +3,10 @@
 A reference without patterns takes two fast paths: strict matching superstep ``i`` against step
 ``i`` (``_match.match_positional``) and partial credit as a trimmed numpy table
 (``_partial._align_plain``). The oracle is the same evaluator built with ``fast=False``, which
-sends every reference through the automaton of positions (``match_pattern``) and the Dijkstra
-alignment (``_align``). They agree on the score, on whether each run matched and on where it
-diverged; the fast path's own extras (``extra`` verdicts past the end, no ``alignment``) are
-the documented difference.
+sends every reference through the automaton of positions (``match_pattern``) and the
+best-first alignment over a pattern's paths (``_alignment.align_pattern``). They agree on the
+score, on whether each run matched and on where it diverged; the fast path's own extras
+(``extra`` verdicts past the end, no ``alignment``) are the documented difference.
 """
 
 from __future__ import annotations

@@ -76,6 +76,34 @@ def test_patterns_choose_the_best_reference_path(steps: list[list[str]], expecte
     assert score(run(*steps), reference) == pytest.approx(expected)
 
 
+@pytest.mark.parametrize(
+    "middle",
+    [
+        ["b"],
+        ReferenceStep(["b"], optional=True),
+        Repeat([["b"]], min=0),
+        Repeat([["b"]], min=0, max=1),
+    ],
+)
+def test_an_optional_step_or_repeat_scores_as_well_as_a_required_one(middle: Any) -> None:
+    # [b, x, y] against [b] is 1/3; pairing it beats leaving both out: (1 + 1/3 + 1) / 3.
+    # (Leaving out what scores no more than 1/2 used to give (1 + 1) / 3 for the patterns.)
+    outputs = run(["a"], ["b", "x", "y"], ["c"])
+    assert score(outputs, ref(["a"], middle, ["c"])) == pytest.approx(7 / 9)
+
+
+def test_results_count_in_the_choice_of_the_alignment() -> None:
+    # With results as one more item, (S + 1) / (max(n, L) + 1) is best with the Repeat run
+    # twice: supersteps 0 and 2 paired with it (2/3 each), (4/3 + 1) / 4 = 7/12. S / max(n, L)
+    # alone is best with it run three times (2/3 + 1/2 + 2/3 over 4 steps: 0.4583); choosing
+    # the alignment by that and adding the results would give (11/6 + 1) / 5 = 0.5667.
+    evaluator = create_graph_trajectory_match_evaluator(partial_credit=True, eval_results=True)
+    outputs = run(["b", "a"], ["a", "a", "c"], ["a", "c"], results=1)
+    reference = ref(Repeat([["c", "b", "a"]], min=0), ["b"], results=1)
+    assert evaluator(outputs=outputs, reference_outputs=reference)["score"] == pytest.approx(7 / 12)
+    assert score(outputs, reference) == pytest.approx(0.4583333333333333)
+
+
 def test_optional_steps_left_out_do_not_count() -> None:
     reference = ref(["a"], ReferenceStep(["b"], optional=True), ["c"])
     assert score(run(["a"], ["c"]), reference) == 1.0

@@ -1,16 +1,18 @@
 """Positions in a reference with patterns, and the moves between them, shared by strict matching
-(``_match``) and partial credit (``_partial``).
+(``_match``) and partial credit (``_alignment``).
 
 A reference with optional steps or :class:`~matchevals.graph_trajectory.Repeat` is an automaton
 over positions ``(element, iteration, body index)``; ``(len(elements), 0, 0)`` is the end. A
 superstep is consumed by the step at a position (:func:`step_at`, then :func:`advance`); moves
-that consume none skip a step or leave a Repeat (:func:`skips`). Both matchers walk the run
+that consume none skip a step or leave a Repeat (:func:`skips`). Strict matching walks the run
 superstep by superstep over the positions reached so far (:meth:`Moves.layer`).
 
 Iteration counts of a Repeat without ``max`` stop at ``min`` (more iterations behave alike),
 which keeps the positions finite. With a ``max``, :class:`Dominance` drops a position that met
 ``min`` when one with fewer iterations reached the same body step: that one can do all the other
-can, so a Repeat never holds more than ``(min + 1) × len(body)`` positions.
+can, so a Repeat never holds more than ``(min + 1) × len(body)`` positions (partial credit
+applies the same rule inside its Pareto frontiers, where the iteration count is one more
+criterion beside the scores).
 
 >>> from matchevals.graph_trajectory._reference import pair_runs
 >>> elements = pair_runs({"steps": []}, {"steps": [{"repeat": [["a"]], "min": 1}]})[0].reference

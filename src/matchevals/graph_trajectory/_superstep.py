@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from matchevals.graph_trajectory._reference import WILDCARD
+from matchevals.graph_trajectory._reference import WILDCARD, Step
 from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
 
-__all__ = ["Difference", "difference", "matches", "similarity"]
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["Difference", "difference", "matches", "similarity", "similarity_table"]
 
 Difference = tuple[list[str], list[str]]
 
@@ -75,6 +79,41 @@ def similarity(
     if mode == "subset":
         return 1.0 if not actual else paired / len(actual)
     return 1.0 if not expected else paired / len(expected)
+
+
+def similarity_table(
+    supersteps: Sequence[Sequence[str]], steps: Sequence[Step], limit: int
+) -> tuple[NDArray[Any] | None, NDArray[Any], NDArray[Any]]:
+    """One similarity per distinct (superstep, reference step) content, each superstep's row and
+    each reference step's column in that table (None past ``limit`` distinct pairs: nothing is
+    computed).
+
+    >>> step = Step(["a"], "unordered", False, "r")
+    >>> table, rows, columns = similarity_table([["a"], ["b"], ["a"]], [step], 10)
+    >>> table[rows, columns[0]].tolist()
+    [1.0, 0.0, 1.0]
+    """
+    import numpy as np
+
+    row_ids: dict[tuple[str, ...], int] = {}
+    rows = np.fromiter(
+        (row_ids.setdefault(tuple(actual), len(row_ids)) for actual in supersteps),
+        np.intp,
+        len(supersteps),
+    )
+    column_ids: dict[tuple[tuple[str, ...], GraphTrajectoryMatchMode], int] = {}
+    columns = np.fromiter(
+        (column_ids.setdefault((tuple(step.nodes), step.mode), len(column_ids)) for step in steps),
+        np.intp,
+        len(steps),
+    )
+    if len(row_ids) * len(column_ids) > limit:
+        return None, rows, columns
+    table = np.empty((len(row_ids), len(column_ids)))
+    for actual, row in row_ids.items():
+        for (nodes, mode), column in column_ids.items():
+            table[row, column] = similarity(actual, nodes, mode)
+    return table, rows, columns
 
 
 _MASK_BITS = 1 << 28  # at most 32 MB of cached bit masks per comparison

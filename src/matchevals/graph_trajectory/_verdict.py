@@ -3,7 +3,8 @@ metadata (:func:`score_runs`).
 
 Scores over several runs: strict is ``True`` only when every run matches; partial credit is the
 mean of the runs' scores. With results compared, a run's results count as one more aligned item
-in its partial score: 1 when they pass, else their score (0 for unequal results).
+in its partial score: 1 when they pass, else their score (0 for unequal results); the alignment
+is the best for that score, not for the steps alone.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, cast
 
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
-from matchevals.graph_trajectory._partial import Alignment, partial_credit
+from matchevals.graph_trajectory._partial import partial_credit
 from matchevals.graph_trajectory._reference import Pair, Step
 
 __all__ = ["KEY", "ResultsCheck", "score_runs"]
@@ -56,8 +57,10 @@ def score_runs(
         if partial:
             run_score = 1.0
             if not matched:
-                alignment = partial_credit(pair.steps, pair.reference, fast=fast)
-                run_score = _partial_score(alignment, check)
+                alignment = partial_credit(
+                    pair.steps, pair.reference, results=_results_item(check), fast=fast
+                )
+                run_score = min(alignment.score, _BELOW_ONE)
                 run_meta["partial_alignment"] = alignment.pairs
             run_meta["score"] = run_score
             scores.append(run_score)
@@ -85,12 +88,11 @@ def score_runs(
     )
 
 
-def _partial_score(alignment: Alignment, check: ResultsCheck | None) -> float:
+def _results_item(check: ResultsCheck | None) -> float | None:
+    """The results as one more aligned item: 1 when they pass, else their score below 1."""
     if check is None:
-        return min(alignment.score, _BELOW_ONE)
-    results_item = 1.0 if check.passed else max(0.0, min(check.score, _BELOW_ONE))
-    score = (alignment.similarity_sum + results_item) / (alignment.longest + 1)
-    return min(score, _BELOW_ONE)
+        return None
+    return 1.0 if check.passed else max(0.0, min(check.score, _BELOW_ONE))
 
 
 def _run_metadata(
