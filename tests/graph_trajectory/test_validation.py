@@ -49,35 +49,35 @@ GOOD_REF = ref(["a"])
         (GOOD_RUN, ref(("a",)), TypeError, r"reference_outputs\.steps\[0\] is a tuple"),
         (
             [GOOD_RUN],
-            [ref(["a"], ["b"], ReferenceStep(["c"], "fuzzy"))],  # type: ignore[arg-type]
+            [ref(["a"], ["b"], {"steps": ["c"], "match_mode": "fuzzy"})],
             ValueError,
             r"reference_outputs\[0\]\.steps\[2\]\.match_mode is 'fuzzy'",
         ),
         (
             GOOD_RUN,
-            ref(ReferenceStep(["c"], optional="yes")),  # type: ignore[arg-type]
+            ref({"steps": ["c"], "optional": "yes"}),
             TypeError,
             r"reference_outputs\.steps\[0\]\.optional is a str",
         ),
         (
             GOOD_RUN,
-            ref(ReferenceStep("abc")),  # type: ignore[arg-type]
+            ref({"steps": "abc"}),
             TypeError,
             r"reference_outputs\.steps\[0\]\.steps is a str",
         ),
         (
             GOOD_RUN,
-            ref(Repeat([Repeat([["a"]])])),  # type: ignore[list-item]
+            ref({"repeat": [{"repeat": [["a"]]}]}),
             ValueError,
             r"reference_outputs\.steps\[0\]\.steps\[0\] is a Repeat inside a Repeat",
         ),
-        (GOOD_RUN, ref(Repeat([])), ValueError, r"steps\[0\]\.steps is empty"),
-        (GOOD_RUN, ref(Repeat([["a"]], min=-1)), ValueError, r"steps\[0\]\.min is -1"),
-        (GOOD_RUN, ref(Repeat([["a"]], min=3, max=2)), ValueError, r"steps\[0\]\.max is 2"),
-        (GOOD_RUN, ref(Repeat([["a"]], min=1.5)), TypeError, r"steps\[0\]\.min is a float"),  # type: ignore[arg-type]
+        (GOOD_RUN, ref({"repeat": []}), ValueError, r"steps\[0\]\.steps is empty"),
+        (GOOD_RUN, ref({"repeat": [["a"]], "min": -1}), ValueError, r"steps\[0\]\.min is -1"),
+        (GOOD_RUN, ref({"repeat": [["a"]], "min": 3, "max": 2}), ValueError, r"\.max is 2"),
+        (GOOD_RUN, ref({"repeat": [["a"]], "min": 1.5}), TypeError, r"steps\[0\]\.min is a float"),
         (
             GOOD_RUN,
-            ref(Repeat([["a"], ReferenceStep(["b"], "nope")])),  # type: ignore[arg-type]
+            ref({"repeat": [["a"], {"steps": ["b"], "match_mode": "nope"}]}),
             ValueError,
             r"reference_outputs\.steps\[0\]\.steps\[1\]\.match_mode is 'nope'",
         ),
@@ -106,3 +106,36 @@ def test_deep_or_odd_values_never_raise_recursion_or_attribute_errors() -> None:
         graph_trajectory_match(outputs=run(deep), reference_outputs=GOOD_REF)
     with pytest.raises(TypeError, match=r"outputs\.steps\[0\] is a set"):
         graph_trajectory_match(outputs={"steps": [{"a"}]}, reference_outputs=GOOD_REF)
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (
+            lambda: ReferenceStep(["a"], "exactly"),
+            ValueError,
+            r"^ReferenceStep\.match_mode is 'exactly'",
+        ),
+        (lambda: ReferenceStep("abc"), TypeError, r"^ReferenceStep\.steps is a str"),
+        (lambda: ReferenceStep(["a", 1]), TypeError, r"^ReferenceStep\.steps\[1\] is an int"),
+        (lambda: ReferenceStep(["a"], optional="yes"), TypeError, r"^ReferenceStep\.optional is a"),
+        (lambda: Repeat([Repeat([["a"]])]), ValueError, r"^Repeat\.steps\[0\] is a Repeat inside"),
+        (lambda: Repeat([{"repeat": [["a"]]}]), ValueError, r"^Repeat\.steps\[0\] is a Repeat"),
+        (lambda: Repeat([]), ValueError, r"^Repeat\.steps is empty"),
+        (lambda: Repeat([["a"]], min=-1), ValueError, r"^Repeat\.min is -1"),
+        (lambda: Repeat([["a"]], min=3, max=2), ValueError, r"^Repeat\.max is 2"),
+        (lambda: Repeat([["a", 2]]), TypeError, r"^Repeat\.steps\[0\]\.steps\[1\] is an int"),
+    ],
+)
+def test_patterns_are_checked_when_built(build: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        build()
+
+
+def test_checked_patterns_still_pickle_and_compare_as_tuples() -> None:
+    import pickle
+
+    step = ReferenceStep(["b", "c"], "exact", optional=True)
+    loop = Repeat([["a"], step], min=0, max=3)
+    assert pickle.loads(pickle.dumps(loop)) == loop
+    assert step == (["b", "c"], "exact", True) and step._replace(optional=False).optional is False

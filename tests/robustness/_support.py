@@ -261,7 +261,11 @@ def reference_element(draw: st.DrawFn, depth: int = 0) -> Any:
         return draw(SUPERSTEP)
     if kind == "step":
         mode = draw(st.one_of(st.sampled_from(MODES), st.just("fuzzy")))
-        return ReferenceStep(draw(SUPERSTEP), mode, draw(st.one_of(st.booleans(), ODD)))
+        nodes, optional = draw(SUPERSTEP), draw(st.one_of(st.booleans(), ODD))
+        try:
+            return ReferenceStep(nodes, mode, optional)
+        except (TypeError, ValueError):  # refused when built: the JSON form reaches the evaluator
+            return {"steps": nodes, "match_mode": mode, "optional": optional}
     if kind == "dict":
         step: dict[str, Any] = {"steps": draw(st.one_of(SUPERSTEP, ODD))}
         if draw(st.booleans()):
@@ -279,7 +283,10 @@ def reference_element(draw: st.DrawFn, depth: int = 0) -> Any:
         )
         low = draw(st.one_of(st.integers(-1, 3), ODD))
         high = draw(st.one_of(st.none(), st.integers(-1, 4), ODD))
-        return Repeat(body, low, high)
+        try:
+            return Repeat(body, low, high)
+        except (TypeError, ValueError):  # refused when built: the JSON form reaches the evaluator
+            return {"repeat": body, "min": low, "max": high}
     return draw(ODD)
 
 

@@ -12,9 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 
-from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode, ReferenceStep, Repeat
+from matchevals.graph_trajectory._types import (
+    MODES,
+    GraphTrajectoryMatchMode,
+    ReferenceStep,
+    Repeat,
+    check_repeat_fields,
+    check_step_fields,
+    describe,
+)
 
 __all__ = [
     "MODES",
@@ -31,7 +39,6 @@ __all__ = [
 ]
 
 WILDCARD = "*"
-MODES: frozenset[str] = frozenset(get_args(GraphTrajectoryMatchMode))
 _SEQUENCES = (list, tuple)
 _LIST = frozenset({list})
 _SUPERSTEP_TYPES = frozenset({list, tuple})
@@ -98,14 +105,6 @@ class Pair:
     results: Any
     reference: Reference
     same: bool = False
-
-
-def describe(value: object) -> str:
-    """``a str``, ``an int``, ``None``: the type of a bad value, for error messages."""
-    if value is None:
-        return "None"
-    name = type(value).__name__
-    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
 
 def runs_of(value: object, name: str) -> list[tuple[str, object]]:
@@ -274,8 +273,7 @@ def read_reference(value: object, path: str) -> Reference:
 
 
 def _step(item: object, path: str) -> Step:
-    if isinstance(item, Repeat) or (isinstance(item, Mapping) and "repeat" in item):
-        raise ValueError(f"{path} is a Repeat inside a Repeat; nested Repeat is not supported")
+    """One reference step (a Repeat's own steps are checked for nesting by ``_loop``)."""
     if isinstance(item, ReferenceStep):
         nodes, mode, optional = item.steps, item.match_mode, item.optional
     elif isinstance(item, Mapping):
@@ -292,15 +290,8 @@ def _step(item: object, path: str) -> Step:
             f"{path} is {describe(item)}, expected a list of node names, "
             "a ReferenceStep or a Repeat"
         )
-    if not isinstance(nodes, _SEQUENCES):
-        raise TypeError(f"{path}.steps is {describe(nodes)}, expected a list of node names")
+    check_step_fields(nodes, mode, optional, path)
     _check_nodes(nodes, f"{path}.steps")
-    if mode not in MODES:
-        raise ValueError(
-            f"{path}.match_mode is {mode!r}; expected one of {', '.join(sorted(MODES))}"
-        )
-    if not isinstance(optional, bool):
-        raise TypeError(f"{path}.optional is {describe(optional)}, expected a bool")
     return Step(nodes, mode, optional, path)
 
 
@@ -311,18 +302,7 @@ def _loop(item: object, path: str) -> Loop:
         assert isinstance(item, Mapping)
         _check_keys(item, _REPEAT_KEYS, path)
         body, low, high = item["repeat"], item.get("min", 1), item.get("max")
-    if not isinstance(body, _SEQUENCES):
-        raise TypeError(f"{path}.steps is {describe(body)}, expected a list of reference steps")
-    if not body:
-        raise ValueError(f"{path}.steps is empty; a Repeat needs at least one step")
-    if type(low) is not int:
-        raise TypeError(f"{path}.min is {describe(low)}, expected an int")
-    if high is not None and type(high) is not int:
-        raise TypeError(f"{path}.max is {describe(high)}, expected an int or None")
-    if low < 0:
-        raise ValueError(f"{path}.min is {low}; it must be at least 0")
-    if high is not None and high < max(low, 1):
-        raise ValueError(f"{path}.max is {high}; it must be at least max(min, 1) = {max(low, 1)}")
+    check_repeat_fields(body, low, high, path)
     steps = tuple(_step(step, f"{path}.steps[{index}]") for index, step in enumerate(body))
     return Loop(steps, low, high, path)
 
