@@ -14,20 +14,17 @@ import pytest
 from tests.docs.pages import DOCS, README, ROOT, pages
 
 pytestmark = pytest.mark.docs
-PUBLIC_MODULES = [
-    "matchevals.json_match",
-    "matchevals.json_match.comparators",
-    "matchevals.graph_trajectory",
-    "matchevals.graph_trajectory.langgraph",
-    "matchevals.graph_trajectory.strict",
-    "matchevals.graph_trajectory.utils",
-    "matchevals.trajectory",
-    "matchevals.trajectory.match",
-    "matchevals.testing",
-    "matchevals.pytest_plugin",
-    "matchevals.report",
-    "matchevals.ray",
-]
+SOURCE = ROOT / "src" / "matchevals"
+PUBLIC_MODULES = sorted(  # every module and package without a leading underscore
+    ".".join(("matchevals", *path.relative_to(SOURCE).with_suffix("").parts[:-1]))
+    if path.name == "__init__.py"
+    else ".".join(("matchevals", *path.relative_to(SOURCE).with_suffix("").parts))
+    for path in SOURCE.rglob("*.py")
+    if not any(part.startswith("_") for part in path.relative_to(SOURCE).parts[:-1])
+    and (path.name == "__init__.py" or not path.name.startswith("_"))
+    and path.parent != SOURCE / "cli"
+    and path != SOURCE / "__init__.py"
+)
 # what a user reads says what the library does, not how it was built
 BUILD_HISTORY = re.compile(r"\bissue\s+\d|\bissue's\b|\bseed article|\bthe seed\b", re.I)
 
