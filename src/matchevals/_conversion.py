@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import ipaddress
 import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -54,6 +55,14 @@ from matchevals._path_text import child_path
 __all__ = ["to_json"]
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_IP_TYPES = (
+    ipaddress.IPv4Address,
+    ipaddress.IPv6Address,
+    ipaddress.IPv4Network,
+    ipaddress.IPv6Network,
+    ipaddress.IPv4Interface,
+    ipaddress.IPv6Interface,
+)
 
 
 def to_json(value: Any, name: str) -> Any:
@@ -179,6 +188,8 @@ def _convert_other(value: Any) -> Any:
         return _convert(value.item() if isinstance(value, numpy.generic) else value.tolist())
     if callable(getattr(value, "model_dump", None)):  # a pydantic model
         return _model_fields(value)
+    if isinstance(value, _IP_TYPES):  # as pydantic writes them (its older versions refuse them)
+        return str(value)
     if dataclasses.is_dataclass(value):
         return _object(
             {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}

@@ -3,9 +3,10 @@
 Messages go through langchain-core's ``convert_to_openai_messages`` after the preparation
 openevals applies (a tool call without an id gets ``""``, a tool message without
 ``tool_call_id`` gets ``""``, ``None`` content becomes ``""``), so a judge is shown exactly what
-openevals shows it. Two forms langchain-core misreads are read first: LangChain's
-``messages_to_dict`` form (``{"type": "ai", "data": {...}}``, whose tool calls it drops) and
-LangChain ``tool_call`` content blocks. langchain-core is imported on first use.
+openevals shows it. Forms langchain-core misreads are read first: LangChain's
+``messages_to_dict`` form (``{"type": "ai", "data": {...}}``, whose tool calls it drops),
+LangChain ``tool_call`` content blocks and OpenAI Responses ``function_call`` blocks (which
+langchain-core before 1.0 refuses). langchain-core is imported on first use.
 
 >>> text = trajectory_text(openai_messages([
 ...     {"role": "user", "content": "Weather in SF?"},
@@ -26,7 +27,8 @@ Weather in SF?
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = ["openai_message", "openai_messages", "trajectory_text"]
@@ -43,12 +45,31 @@ def _lifted(message: Any) -> Any:
             return messages_from_dict([dict(message)])[0]
         content = message.get("content")
         if isinstance(content, list) and not message.get("tool_calls"):
-            blocks = [b for b in content if isinstance(b, Mapping) and b.get("type") == "tool_call"]
+            blocks = [b for b in content if isinstance(b, Mapping) and b.get("type") in _CALLS]
             if blocks:
-                calls = [{"name": b.get("name"), "args": b.get("args", {}), "id": b.get("id")} for b in blocks]  # fmt: skip # noqa: E501
+                calls = [_CALLS[block["type"]](block) for block in blocks]
                 rest = [b for b in content if not any(b is block for block in blocks)]
                 return {**message, "content": rest or "", "tool_calls": calls}
     return message
+
+
+def _responses_call(block: Mapping[str, Any]) -> dict[str, Any]:
+    arguments = block.get("arguments") or "{}"
+    try:
+        args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"a function_call block's arguments are not valid JSON ({error.msg}): {arguments!r}"
+        ) from None
+    return {"name": block.get("name"), "args": args, "id": block.get("call_id")}
+
+
+# Tool calls written as content blocks, read here (every langchain-core version reads the
+# resulting ``tool_calls``; older ones refuse OpenAI Responses' ``function_call`` blocks).
+_CALLS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "tool_call": lambda b: {"name": b.get("name"), "args": b.get("args", {}), "id": b.get("id")},
+    "function_call": _responses_call,
+}
 
 
 def openai_message(message: Any, *, lift: bool = True) -> dict[str, Any]:
