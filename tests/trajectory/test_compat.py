@@ -171,3 +171,66 @@ def test_compat_refuses_options_openevals_does_not_have(
 ) -> None:
     with pytest.raises(error, match=message):
         create_trajectory_match_evaluator(**{"compat": "openevals", **options})
+
+
+def _calling(name: str, **args: Any) -> list[dict[str, Any]]:
+    call = {"name": name, "args": args}
+    return [{"role": "user", "content": "q"}, {"role": "assistant", "content": "", "tool_calls": [call]}]  # fmt: skip # noqa: E501
+
+
+def _agent_first(agent_args: dict[str, Any], reference_args: dict[str, Any]) -> bool:
+    # asymmetric on purpose: true only when handed the call with "lang" first
+    return "lang" in agent_args and "lang" not in reference_args
+
+
+WHERE_AGENTEVALS_DIFFERS = {
+    "key path absent from both calls": (
+        _calling("lookup", time={"end": "20:00"}),
+        _calling("lookup", time={"end": "20:00"}),
+        {"tool_args_match_overrides": {"lookup": ["time.start"]}},
+    ),
+    "key path null on one side, absent on the other": (
+        _calling("lookup", time={"start": None}),
+        _calling("lookup", time={}),
+        {"tool_args_match_overrides": {"lookup": ["time.start"]}},
+    ),
+    "superset argument rule in subset mode": (
+        _calling("search", q="x", lang="en"),
+        _calling("search", q="x"),
+        {"trajectory_match_mode": "subset", "tool_args_match_mode": "superset"},
+    ),
+    "subset argument rule in subset mode": (
+        _calling("search", q="x"),
+        _calling("search", q="x", lang="en"),
+        {"trajectory_match_mode": "subset", "tool_args_match_mode": "subset"},
+    ),
+    "superset argument rule in unordered mode": (
+        _calling("search", q="x", lang="en"),
+        _calling("search", q="x"),
+        {"trajectory_match_mode": "unordered", "tool_args_match_mode": "superset"},
+    ),
+    "a function in subset mode": (
+        _calling("search", q="x", lang="en"),
+        _calling("search", q="x"),
+        {"trajectory_match_mode": "subset", "tool_args_match_overrides": {"search": _agent_first}},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WHERE_AGENTEVALS_DIFFERS))
+def test_where_agentevals_differs_from_openevals_compat_and_native_answer_openevals_way(
+    case: str,
+) -> None:
+    # migration.md, "Coming from agentevals": agentevals 0.0.9 answers these the other way
+    from agentevals.trajectory.match import create_trajectory_match_evaluator as agentevals_sync
+
+    outputs, references, options = WHERE_AGENTEVALS_DIFFERS[case]
+    expected = openevals_sync(**options)(outputs=outputs, reference_outputs=references)
+    agentevals = agentevals_sync(**options)(outputs=outputs, reference_outputs=references)
+    assert agentevals["score"] is not expected["score"]
+    compat = create_trajectory_match_evaluator(compat="openevals", **options)
+    assert compat(outputs=outputs, reference_outputs=references) == expected
+    compat_async = create_async_trajectory_match_evaluator(compat="openevals", **options)
+    assert asyncio.run(compat_async(outputs=outputs, reference_outputs=references)) == expected
+    native = create_trajectory_match_evaluator(**options)
+    assert native(outputs=outputs, reference_outputs=references)["score"] is expected["score"]
