@@ -21,11 +21,10 @@ from hypothesis import strategies as st
 
 import matchevals
 from matchevals import _fast_json
+from matchevals._scoring import LineError, Problem, Scored, decode
 from matchevals.cli import main
-from matchevals.cli._processes import can_fork
-from matchevals.cli._read import LineError, Problem, decode
-from matchevals.cli._run import Scored
-from matchevals.cli._tally import Mean, Tally
+from matchevals.cli._engine import can_fork
+from matchevals.report._stats import Mean, Tally
 from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_memory import peak_rss_kib
 
@@ -257,12 +256,12 @@ def test_a_tally_keeps_the_worst_examples_whatever_the_chunks() -> None:
         Scored(i, i, f"f:{i}", s, [{"key": "k", "score": s}])
         for i, s in enumerate(rng.choice([0.0, 0.25, 0.5, 1.0]) for _ in range(200))
     ]
-    whole = Tally("json", worst_count=7)
+    whole = Tally(worst_count=7)
     for item in items:
         whole.add(item)
-    merged = Tally("json", worst_count=7)
+    merged = Tally(worst_count=7)
     for start in range(0, 200, 13)[::-1]:  # chunks merged out of order
-        part = Tally("json", worst_count=7)
+        part = Tally(worst_count=7)
         for item in items[start : start + 13]:
             part.add(item)
         merged.merge(part)

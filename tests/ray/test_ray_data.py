@@ -177,8 +177,8 @@ def test_two_datasets_joined_by_id_score_as_the_command_line_pairs_by_id(
 
 def summary_of_examples(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """Means of the CLI's scored lines, through the CLI's own exact tally."""
-    from matchevals.cli._report import Summary
-    from matchevals.cli._run import Scored
+    from matchevals._scoring import Scored
+    from matchevals.report._summary import Summary
 
     summary = Summary("json")
     for n, line in enumerate(lines):

@@ -1,4 +1,4 @@
-"""``--engine ray``: Ray actors score the chunks; the report is the local run's, byte for byte."""
+"""``--engine ray``: a Ray pool scores the chunks; the report is the local run's, byte for byte."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from matchevals.cli._ray_engine import RayActors
+from matchevals.cli._chunks import Job, Lines
+from matchevals.cli._engine import engine_for
 from matchevals.cli._read import InputError, Side
-from matchevals.cli._work import Job
 from tests.cli.helpers import executable, no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
 
@@ -75,11 +75,12 @@ def test_more_actors_than_the_cluster_has_cpus_is_an_error_not_a_wait(
 ) -> None:
     job = Job("json", {}, "position", Side("out.jsonl"), Side("ref.jsonl"))
     message = r"^--workers 3: the Ray cluster has 2 CPUs, one per actor$"
-    with pytest.raises(InputError, match=message):
-        RayActors(job, 3, None)  # the cluster this process is connected to
-    with RayActors(job, None, None) as actors:  # by default, one actor per CPU
-        assert actors.size == 2
-        assert actors.submit(1, "ready").result() is True
+    with pytest.raises(InputError, match=message), engine_for(job, "ray", 3):
+        pass  # the cluster this process is connected to
+    with engine_for(job, "ray") as (submit, ahead):  # by default, one actor per CPU
+        assert ahead == 2 * 2
+        batch = submit(Lines(0, [b'{"a": 1}\n'], [b'{"a": 2}\n']))()
+        assert (batch.pairs, batch.tally.mean) == (1, 0.0)
 
 
 def test_ray_actors_write_the_html_page_of_one_local_process(

@@ -324,6 +324,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser, names = _parser(_command_of(words))
     args = parser.parse_args(words)
     from matchevals.cli._command import run_report, run_scoring
+    from matchevals.cli._engine import WorkerError
     from matchevals.cli._read import InputError
 
     try:
@@ -335,7 +336,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return run_report(args)
         kind: Kind = args.command
         return run_scoring(args, kind, given_options(args, names[kind]), names[kind])
-    except (InputError, OutputOpenError, ReportError) as error:
+    except (InputError, OutputOpenError, ReportError, WorkerError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:

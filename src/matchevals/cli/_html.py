@@ -15,8 +15,8 @@ from matchevals.report._html import render_page
 from matchevals.report._model import ReportBuilder
 
 if TYPE_CHECKING:
-    from matchevals.cli._report import Summary
-    from matchevals.cli._work import Batch
+    from matchevals.cli._chunks import Batch
+    from matchevals.report._summary import Summary
 
 __all__ = ["HtmlPage", "saved_run_page"]
 
@@ -31,9 +31,9 @@ def _note(scored: int, details: int) -> str:
 class HtmlPage:
     """Collects a run for ``--format html``: every score, the details of the worst.
 
-    The workers that score send each example's row (index, id, where, score, reason) with
-    their batch, and at the end their own worst examples with the values; the page keeps the
-    ``details`` worst of those, so what travels and what is kept stays small.
+    Each chunk's batch brings its examples' rows (index, id, where, score, reason) and its
+    own worst examples with their values; the page keeps the ``details`` worst of those, so
+    what is kept stays small.
     """
 
     def __init__(self, details: int) -> None:
