@@ -29,6 +29,7 @@ from typing import Any, Literal
 from matchevals._scoring import LineError, Problem, Scored, decode, score_example
 from matchevals.cli._jsonl_line import example_body, example_head, jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
+from matchevals.cli._pairing import place_of
 from matchevals.cli._read import Side, id_of
 from matchevals.cli._run import build_evaluator
 from matchevals.cli._value_text import ValueText, encode_value
@@ -40,7 +41,8 @@ __all__ = ["Batch", "ChunkScorer", "Job", "Lines", "Pairing", "Row"]
 
 Pairing = Literal["position", "id", "one"]
 Row = tuple[int, Any, str, float, str]
-# by id, an output's reference: its line and position, or the problem in the pair's place
+# by id, an output's reference: its line and where it is (see matchevals.cli._pairing), or the
+# problem in the pair's place
 Partner = tuple[bytes, int] | Problem
 
 
@@ -53,7 +55,7 @@ class Job:
     pairing: Pairing
     outputs: Side
     references: Side
-    id_key: str | None = None
+    id_key: str | None = None  # pairing "one": the key that labels each output, if any
     reference: Any = None  # the one reference of pairing "one"
     lines: bool = False  # render the JSONL report lines (with the examples' values)
     worst: int = 5
@@ -141,7 +143,8 @@ class ChunkScorer:
         if job.details is not None:  # the page's code, loaded only for it
             from matchevals.report._model import row_of
         tally = Tally(job.worst)
-        batch = Batch([], [], tally, items=len(pairs), id_is_index=job.pairing == "one")
+        numbered = job.pairing == "one" and job.id_key is None  # known by their number
+        batch = Batch([], [], tally, items=len(pairs), id_is_index=numbered)
         lines, numbers, encoding = batch.lines, batch.numbers, job.encoding
         worst: list[tuple[float, int, ReportExample]] = []
         for pair in pairs:
@@ -183,9 +186,9 @@ class ChunkScorer:
                     zip(chunk.outputs, chunk.partners, strict=True), chunk.first
                 )
             ]
-        where = self.job.outputs.where
+        where, key = self.job.outputs.where, self.job.id_key
         return [
-            _parsed(line, where(position), None, self.job.reference)
+            _parsed(line, where(position), key, self.job.reference)
             for position, line in enumerate(chunk.outputs, chunk.first)
         ]
 
@@ -205,11 +208,11 @@ class ChunkScorer:
         if why is not None:
             return Problem(where, why)
         del value[key]
-        reference_line, reference_position = partner
+        reference_line, place = partner
         try:
             reference = decode(reference_line)
         except LineError as error:  # its id was read from its text: it is not JSON after all
-            at = job.references.where(reference_position)
+            at = job.references.where(place_of(place)[0])
             return Problem(at, f"{error} (so {where} is not scored)")
         if type(reference) is not dict or reference.pop(key, _ABSENT) != ident:
             return Problem(where, "its reference line changed while it was being read")
@@ -269,11 +272,20 @@ def _lines(chunk: Lines, offset: int) -> tuple[bytes, bytes]:
     return chunk.outputs[offset], chunk.references[offset]
 
 
-def _parsed(line: bytes, where: str, ident: Any, reference: Any) -> _Pair:
+def _parsed(line: bytes, where: str, key: str | None, reference: Any) -> _Pair:
+    """An output to score against the one reference; labelled by its ``key`` (removed from
+    it), else by its number."""
     try:
-        return (where, decode(line), ident, reference, line, None)
+        value = decode(line)
     except LineError as error:
         return Problem(where, str(error))
+    if key is None:
+        return (where, value, None, reference, line, None)
+    ident, why = id_of(value, key)
+    if why is not None:
+        return Problem(where, why)
+    del value[key]
+    return (where, value, ident, reference, line, None)
 
 
 def _keep_worst(

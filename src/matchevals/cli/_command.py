@@ -45,10 +45,11 @@ MAX_STDERR_PROBLEMS = 20
 
 
 def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
-    """The outputs, the references (None when one reference serves every run) and that one."""
+    """The outputs, the references (None when one reference serves every run, whatever
+    ``--id-key``, which then labels the runs) and that one."""
     items = is_one_trajectory if kind == "trajectory" else None
     outputs, references_path = Reader(Path(args.outputs), items), Path(args.references)
-    if not args.id_key and kind == "graph" and references_path.suffix.lower() == ".json":
+    if kind == "graph" and references_path.suffix.lower() == ".json":
         reference = load_document(references_path)
         if not isinstance(reference, list):
             return outputs, None, reference

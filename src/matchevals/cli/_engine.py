@@ -42,7 +42,6 @@ from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import (
     ReferenceIndex,
     output_ids,
-    place_of,
     reference_ids,
     reference_lines,
 )
@@ -190,7 +189,7 @@ def _chunks(
         partners: list[Partner] = []
         for decision, problem, text in zip(decisions, problems, texts, strict=True):
             if text is not None and type(decision) is int:
-                partners.append((text, place_of(decision)[0]))
+                partners.append((text, decision))
             else:
                 assert problem is not None or isinstance(decision, Problem)
                 partners.append(problem or decision)  # type: ignore[arg-type]

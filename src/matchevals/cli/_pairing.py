@@ -227,11 +227,17 @@ def output_ids(chunk: Chunk, key: str, side: Side) -> tuple[list[Any], list[Prob
 def line_places(chunk: Chunk, parsed: Collection[int]) -> list[int]:
     """Where each line of ``chunk`` is, packed in one integer: its position, byte offset and
     length, and whether it was parsed (the lines at ``parsed``) to read its id."""
-    first, parsed = chunk.first, set(parsed)
-    return [
-        _pack(first + i, offset, len(line), i in parsed)
-        for i, (line, offset) in enumerate(zip(chunk.lines, chunk.offsets, strict=True))
-    ]
+    shift = 1 + 2 * _BITS
+    places = [
+        position << shift | offset << 1 + _BITS | len(line) << 1
+        for position, line, offset in zip(
+            range(chunk.first, chunk.first + len(chunk.lines)), chunk.lines, chunk.offsets,
+            strict=True,
+        )
+    ]  # fmt: skip
+    for i in parsed:
+        places[i] |= 1
+    return places
 
 
 def place_of(decision: int) -> tuple[int, int, int]:
@@ -243,7 +249,10 @@ def reference_lines(decisions: list[Decision], fetch: Fetch) -> list[bytes | Non
     """The reference line each decision names (None for a problem), read by ``fetch``."""
     lines: list[bytes | None] = []
     for decision in decisions:
-        lines.append(None if type(decision) is not int else fetch(*place_of(decision)[1:]))
+        if type(decision) is int:  # unpacked here: one per output
+            lines.append(fetch((decision >> 1 + _BITS) & _MASK, (decision >> 1) & _MASK))
+        else:
+            lines.append(None)
     return lines
 
 

@@ -8,6 +8,7 @@ are listed as short blocks instead of a table.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,6 +44,26 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _counts(summary: Summary, strong: Callable[[str], str]) -> str:
+    """``8 examples scored, 1 invalid, mean score 0.75`` (``strong`` marks the numbers up);
+    ``no example scored`` when nothing was, which has no mean."""
+    invalid = f"{strong(str(summary.invalid))} invalid"
+    if not summary.scored:
+        text = f"no example scored, {invalid}"
+    else:
+        count, noun = _plural(summary.scored, "example").split(" ", 1)
+        mean = strong(score_text(summary.mean))
+        text = f"{strong(count)} {noun} scored, {invalid}, mean score {mean}"
+    if summary.gates.threshold is not None:
+        below = strong(str(summary.stats.below_threshold))
+        text += f", {below} below threshold {summary.gates.threshold:g}"
+    return text
+
+
 def _headline_verdict(summary: Summary) -> tuple[str, bool, list[str]]:
     """`` — passed (fail-under 0.9)`` and the reasons it did not pass."""
     passed, reasons = summary.verdict()
@@ -73,13 +94,7 @@ def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
         "",
         *([f"> **Warning:** {_md(warning)}", ""] if warning else []),
         *([f"> **Failed because:** {_md('; '.join(reasons))}", ""] if reasons else []),
-        f"**{summary.scored}** examples scored, **{summary.invalid}** invalid, "
-        f"mean score **{score_text(summary.mean)}**"
-        + (
-            f", **{summary.stats.below_threshold}** below threshold {summary.gates.threshold:g}"
-            if summary.gates.threshold is not None
-            else ""
-        ),
+        _counts(summary, lambda text: f"**{text}**"),
         "",
     ]
     rows = summary.key_rows()
@@ -122,17 +137,10 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     narrow = console.width < NARROW
     warning = summary.count_warning()
     if warning:
-        console.print(Text(f"warning: {warning}", style="bold yellow"), soft_wrap=True)
+        console.print(Text(f"warning: {warning}", style="bold yellow", overflow="fold"))
     heading, passed, reasons = _headline_verdict(summary)
-    headline = Text.assemble(
-        (title, "bold"),
-        f": {summary.scored} examples scored, {summary.invalid} invalid, mean score ",
-        (score_text(summary.mean), "bold"),
-    )
-    if summary.gates.threshold is not None:
-        headline.append(
-            f", {summary.stats.below_threshold} below threshold {summary.gates.threshold:g}"
-        )
+    headline = Text.assemble((title, "bold"), ": ")
+    headline.append_text(Text.from_markup(_counts(summary, lambda text: f"[bold]{text}[/]")))
     headline.append(" — ")
     headline.append(heading, style="green" if passed else "red")
     console.print(headline)
@@ -142,9 +150,10 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     if summary.worst:
         _print_worst(console, summary, narrow)
     if summary.problems:
-        console.print(Text.assemble(("invalid input", "bold"), f" ({summary.invalid} examples):"))
-        for problem in summary.problems[:MAX_PROBLEM_ROWS]:
-            console.print(Text(f"  {problem}"), soft_wrap=True)
+        invalid = _plural(summary.invalid, "example")
+        console.print(Text.assemble(("invalid input", "bold"), f" ({invalid}):"))
+        for problem in summary.problems[:MAX_PROBLEM_ROWS]:  # long paths fold, indented
+            console.print(Padding(Text(str(problem), overflow="fold"), (0, 0, 0, 2)))
         if len(summary.problems) > MAX_PROBLEM_ROWS:
             console.print(f"  … and {len(summary.problems) - MAX_PROBLEM_ROWS} more")
 

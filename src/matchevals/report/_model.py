@@ -21,7 +21,7 @@ from matchevals._explain_graph import trajectory_rows
 from matchevals._scoring import Scored
 from matchevals.report._examples import DEFAULT_DETAILS, NOT_GIVEN, ReportExample
 from matchevals.report._locate import locate_differences, locate_divergences
-from matchevals.report._stats import Tally, is_superstep, why
+from matchevals.report._stats import Tally, is_superstep, score_text, why
 
 __all__ = ["DEFAULT_DETAILS", "ReportBuilder", "row_of"]
 
@@ -250,6 +250,7 @@ class ReportBuilder:
             "id_key": None,
         }
         base.update({k: v for k, v in summary.items() if v is not None or k not in base})
+        base["mean_score_text"] = score_text(base["mean_score"])  # as every report writes it
         return {
             "format": "matchevals-report/1",
             "summary": base,
@@ -257,6 +258,7 @@ class ReportBuilder:
                 {
                     "key": key,
                     "mean": None if math.isnan(mean) else mean,
+                    "mean_text": score_text(mean),
                     "count": count,
                     "unchecked": unchecked,
                     "superstep": is_superstep(key),
