@@ -126,7 +126,7 @@ class Shuffled:
             self._waiting.append((chunk, box))
             return lambda: self._score_all() or box["batch"]
 
-        return submit, 3
+        return Engine(submit, 3)
 
     def _score_all(self) -> None:
         self._script.shuffle(self._waiting)
@@ -217,8 +217,8 @@ runs, reference = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
 with Reader(runs) as outputs:
     job = job_for("graph", {"partial_credit": True}, outputs, None, reference=reference)
     chunk = outputs.read(10)
-with engine_for(job, workers=2) as (submit, _):
-    batches = [submit(Lines(0, chunk.lines)) for _ in range(4)]
+with engine_for(job, workers=2) as engine:
+    batches = [engine.submit(Lines(0, chunk.lines)) for _ in range(4)]
     assert all(batch().pairs == 1 for batch in batches)
     children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
     found = []

@@ -166,7 +166,7 @@ def test_a_command_imports_only_the_evaluator_it_uses(tmp_path: Path) -> None:
     assert completed.stdout.split() == ["0", "False", "False"], completed.stderr
     report = (tmp_path / "report.txt").read_text()
     assert report.startswith(
-        "matchevals graph: 1 examples scored, 0 invalid, mean score 1 — passed\n"
+        "matchevals graph: 1 example scored, 0 invalid, mean score 1 — passed\n"
     )
 
 

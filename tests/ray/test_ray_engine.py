@@ -77,9 +77,9 @@ def test_more_actors_than_the_cluster_has_cpus_is_an_error_not_a_wait(
     message = r"^--workers 3: the Ray cluster has 2 CPUs, one per actor$"
     with pytest.raises(InputError, match=message), engine_for(job, "ray", 3):
         pass  # the cluster this process is connected to
-    with engine_for(job, "ray") as (submit, ahead):  # by default, one actor per CPU
-        assert ahead == 2 * 2
-        batch = submit(Lines(0, [b'{"a": 1}\n'], [b'{"a": 2}\n']))()
+    with engine_for(job, "ray") as engine:  # by default, one actor per CPU
+        assert (engine.ahead, engine.reads_files) == (2 * 2, False)
+        batch = engine.submit(Lines(0, [b'{"a": 1}\n'], [b'{"a": 2}\n']))()
         assert (batch.pairs, batch.tally.mean) == (1, 0.0)
 
 

@@ -37,7 +37,7 @@ from matchevals.report._examples import ReportExample
 from matchevals.report._stats import Tally
 from matchevals.report._summary import Kind
 
-__all__ = ["Batch", "ChunkScorer", "Job", "Lines", "Pairing", "Row"]
+__all__ = ["Batch", "ChunkScorer", "Job", "Lines", "Pairing", "Row", "Span"]
 
 Pairing = Literal["position", "id", "one"]
 Row = tuple[int, Any, str, float, str]
@@ -64,18 +64,26 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """Where ``count`` lines of the JSONL file at ``path`` are: bytes ``start`` to ``end``."""
+
+    path: str
+    start: int
+    end: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Lines:
     """A chunk: the examples at positions ``first`` on (output lines; by position, the
     reference lines at the same positions, either side shorter where its file ran out; by id,
-    each output's partner)."""
+    each output's partner). Lines come as a :class:`Span` to workers that read them from the
+    file themselves (the engine reads them before the scorer sees the chunk)."""
 
     first: int
-    outputs: list[bytes]
-    references: list[bytes] | None = None
+    outputs: list[bytes] | Span
+    references: list[bytes] | Span | None = None
     partners: list[Partner] | None = None
-
-    def __len__(self) -> int:
-        return max(len(self.outputs), len(self.references or ()))
 
 
 @dataclass(slots=True)
@@ -175,6 +183,7 @@ class ChunkScorer:
         return batch
 
     def _pairs(self, chunk: Lines) -> list[_Pair]:
+        assert not isinstance(chunk.outputs, Span) and not isinstance(chunk.references, Span)
         if self.job.pairing == "position":
             assert chunk.references is not None
             return self._by_position(chunk)
@@ -222,9 +231,9 @@ class ChunkScorer:
         """One pair per position, as zip_longest would pair the two files."""
         out_side, ref_side = self.job.outputs, self.job.references
         outputs, references = chunk.outputs, chunk.references
-        assert references is not None
+        assert isinstance(outputs, list) and isinstance(references, list)
         pairs: list[_Pair] = []
-        for offset in range(len(chunk)):
+        for offset in range(max(len(outputs), len(references))):
             position = chunk.first + offset
             output = _value(outputs, offset, out_side, position)
             reference = _value(references, offset, ref_side, position)
@@ -268,7 +277,7 @@ class ChunkScorer:
 
 
 def _lines(chunk: Lines, offset: int) -> tuple[bytes, bytes]:
-    assert chunk.references is not None
+    assert isinstance(chunk.outputs, list) and isinstance(chunk.references, list)
     return chunk.outputs[offset], chunk.references[offset]
 
 

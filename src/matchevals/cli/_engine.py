@@ -27,16 +27,19 @@ reads the lines (pairing by id, it also reads the ids and keeps the index, see
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import io
 import os
 import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from matchevals._scoring import Problem
-from matchevals.cli._chunks import Batch, ChunkScorer, Job, Lines, Pairing, Partner
+from matchevals.cli._chunks import Batch, ChunkScorer, Job, Lines, Pairing, Partner, Span
 from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import (
@@ -45,7 +48,7 @@ from matchevals.cli._pairing import (
     reference_ids,
     reference_lines,
 )
-from matchevals.cli._read import InputError, Reader
+from matchevals.cli._read import Chunk, InputError, Reader
 from matchevals.cli._value_text import ValueText
 from matchevals.report._stats import Tally
 from matchevals.report._summary import Counts, Kind
@@ -77,8 +80,25 @@ class WorkerError(Exception):
 
 Submit = Callable[[Lines], Callable[[], Batch]]
 """Start scoring a chunk; the function returned waits for its batch."""
-Engine = tuple[Submit, int]
-"""How to submit a chunk, and how many chunks to submit beyond the one awaited."""
+
+
+class Engine(NamedTuple):
+    """How to submit a chunk, how many chunks to submit beyond the one awaited, and whether
+    the workers read the lines of a JSONL file themselves (sent :class:`Span` s)."""
+
+    submit: Submit
+    ahead: int
+    reads_files: bool = False
+
+
+def read_span(span: Span, descriptor: int) -> list[bytes]:
+    """The lines of ``span``, read from ``descriptor`` (the file at its path); an
+    :class:`InputError` if the file changed since they were found."""
+    data = os.pread(descriptor, span.end - span.start, span.start)
+    lines = io.BytesIO(data).readlines()
+    if len(data) != span.end - span.start or len(lines) != span.count:
+        raise InputError(f"{span.path}: the file changed while it was being read")
+    return lines
 
 
 def job_for(
@@ -116,9 +136,9 @@ def run_job(
         index = ReferenceIndex(job.id_key, references.side)
         yield _problems(job, _index_references(job, references, index))
         counts.references = references.read_so_far
-    chunks = _chunks(job, outputs, references, index)
+    chunks = _chunks(job, outputs, references, index, engine.reads_files)
     numbered = 0
-    for batch in in_order(*engine, chunks):
+    for batch in in_order(engine.submit, engine.ahead, chunks):
         yield batch.place(numbered, job.encoding), batch
         numbered += batch.pairs
     counts.outputs = outputs.read_so_far
@@ -163,10 +183,16 @@ def _index_references(job: Job, references: Reader, index: ReferenceIndex) -> li
 
 
 def _chunks(
-    job: Job, outputs: Reader, references: Reader | None, index: ReferenceIndex | None
+    job: Job,
+    outputs: Reader,
+    references: Reader | None,
+    index: ReferenceIndex | None,
+    spans: bool = False,
 ) -> Iterator[Lines]:
     """The chunks to score: outputs with, by position, as many reference lines; by id, each
-    output's reference line (or the problem in its place)."""
+    output's reference line (or the problem in its place). With ``spans``, the lines of a
+    JSONL file are sent as where they are."""
+    sent = functools.partial(_sent, spans)
     while True:
         chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
         if job.pairing == "position":
@@ -175,12 +201,13 @@ def _chunks(
             partner = references.read(count, float("inf") if len(chunk) else CHUNK_BYTES)
             if not chunk and not partner:
                 return
-            yield Lines(chunk.first if chunk else partner.first, chunk.lines, partner.lines)
+            first = chunk.first if chunk else partner.first
+            yield Lines(first, sent(outputs, chunk), sent(references, partner))
             continue
         if not chunk:
             return
         if index is None:
-            yield Lines(chunk.first, chunk.lines)
+            yield Lines(chunk.first, sent(outputs, chunk))
             continue
         assert references is not None and job.id_key is not None
         ids, problems = output_ids(chunk, job.id_key, job.outputs)
@@ -193,7 +220,15 @@ def _chunks(
             else:
                 assert problem is not None or isinstance(decision, Problem)
                 partners.append(problem or decision)  # type: ignore[arg-type]
-        yield Lines(chunk.first, chunk.lines, partners=partners)
+        yield Lines(chunk.first, sent(outputs, chunk), partners=partners)
+
+
+def _sent(spans: bool, reader: Reader, chunk: Chunk) -> list[bytes] | Span:
+    """A chunk's lines, or (``spans``, a JSONL file) where they are."""
+    if not spans or reader.jsonl_path is None or not chunk.lines:
+        return chunk.lines
+    end = chunk.offsets[-1] + len(chunk.lines[-1])
+    return Span(reader.path, chunk.offsets[0], end, len(chunk.lines))
 
 
 @contextlib.contextmanager
@@ -209,7 +244,7 @@ def engine_for(
             yield pool
     else:
         scorer = ChunkScorer(job)
-        yield (lambda chunk: lambda: scorer(chunk)), 0  # one chunk at a time
+        yield Engine(lambda chunk: lambda: scorer(chunk), 0)  # one chunk at a time
 
 
 _scorer: ChunkScorer | None = None
@@ -233,9 +268,32 @@ def _end_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
+_descriptors: dict[str, int] = {}  # a worker's files, each opened once
+
+
 def _score(chunk: Lines) -> Batch:
     assert _scorer is not None
+    if isinstance(chunk.outputs, Span) or isinstance(chunk.references, Span):
+        references = chunk.references
+        chunk = dataclasses.replace(
+            chunk,
+            outputs=_lines(chunk.outputs),
+            references=None if references is None else _lines(references),
+        )
     return _scorer(chunk)
+
+
+def _lines(lines: list[bytes] | Span) -> list[bytes]:
+    """A chunk's lines, read where a span says they are."""
+    if not isinstance(lines, Span):
+        return lines
+    descriptor = _descriptors.get(lines.path)
+    if descriptor is None:
+        try:
+            descriptor = _descriptors[lines.path] = os.open(lines.path, os.O_RDONLY)
+        except OSError as error:
+            raise InputError(f"{lines.path}: {error.strerror or error}") from None
+    return read_span(lines, descriptor)
 
 
 @contextlib.contextmanager
@@ -259,7 +317,7 @@ def _process_pool(job: Job, workers: int) -> Iterator[Engine]:
         return result
 
     try:
-        yield submit, AHEAD_PER_WORKER * workers
+        yield Engine(submit, AHEAD_PER_WORKER * workers, reads_files=True)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
@@ -312,7 +370,8 @@ def _ray_pool(job: Job, workers: int | None, address: str | None) -> Iterator[En
         size = workers or max(1, cpus)
         pool = pool_type(size, initializer=_start_worker, initargs=(job, None))
         try:
-            yield (lambda chunk: pool.apply_async(_score, (chunk,)).get), AHEAD_PER_WORKER * size
+            submit = pool.apply_async
+            yield Engine(lambda chunk: submit(_score, (chunk,)).get, AHEAD_PER_WORKER * size)
         finally:
             pool.terminate()
     finally:
