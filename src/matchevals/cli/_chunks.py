@@ -27,13 +27,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from matchevals._scoring import LineError, Problem, Scored, decode, score_example
-from matchevals.cli._jsonl_line import example_body, example_head, jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import place_of
 from matchevals.cli._read import Side, id_of
 from matchevals.cli._run import build_evaluator
 from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._examples import ReportExample
+from matchevals.report._lines import example_body, example_head, jsonl_line
 from matchevals.report._stats import Tally
 from matchevals.report._summary import Kind
 
@@ -154,7 +154,7 @@ class ChunkScorer:
         numbered = job.pairing == "one" and job.id_key is None  # known by their number
         batch = Batch([], [], tally, items=len(pairs), id_is_index=numbered)
         lines, numbers, encoding = batch.lines, batch.numbers, job.encoding
-        worst: list[tuple[float, int, ReportExample]] = []
+        scored: list[tuple[Scored, Any, Any]] = []  # --format html: candidates for details
         for pair in pairs:
             if isinstance(pair, Problem):
                 item: Scored | Problem = pair
@@ -178,8 +178,12 @@ class ChunkScorer:
                 numbers.append(item.index)
             if job.details is not None:
                 batch.rows.append(row_of(item.index, item.id, item.where, item.score, item.results))
-                _keep_worst(worst, job.details, item, outputs, reference)
-        batch.details = [example for *_, example in worst]
+                scored.append((item, outputs, reference))
+        worst = heapq.nsmallest(job.details or 0, scored, key=lambda e: (e[0].score, e[0].index))
+        batch.details = [
+            ReportExample(item.index, item.id, item.where, item.score, item.results, *values)
+            for item, *values in worst
+        ]
         return batch
 
     def _pairs(self, chunk: Lines) -> list[_Pair]:
@@ -295,28 +299,6 @@ def _parsed(line: bytes, where: str, key: str | None, reference: Any) -> _Pair:
         return Problem(where, why)
     del value[key]
     return (where, value, ident, reference, line, None)
-
-
-def _keep_worst(
-    kept: list[tuple[float, int, ReportExample]],
-    limit: int,
-    item: Scored,
-    outputs: Any,
-    reference: Any,
-) -> None:
-    """Keep the ``limit`` worst examples of the chunk (the report's order) with their values."""
-    if not limit:
-        return
-    entry = (-item.score, -item.index)
-    if len(kept) >= limit and entry <= kept[0][:2]:
-        return
-    example = ReportExample(
-        item.index, item.id, item.where, item.score, item.results, outputs, reference
-    )
-    if len(kept) < limit:
-        heapq.heappush(kept, (*entry, example))
-    else:
-        heapq.heapreplace(kept, (*entry, example))
 
 
 def _value(lines: list[bytes], offset: int, side: Side, position: int) -> Any:

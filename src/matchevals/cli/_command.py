@@ -27,19 +27,19 @@ from matchevals.cli._output import (
     write_encoded,
 )
 from matchevals.cli._progress import InputMeter, with_progress
-from matchevals.cli._read import Reader, load_document
-from matchevals.cli._report import (
+from matchevals.cli._read import InputError, Reader, load_document
+from matchevals.cli._run import Kind, build_evaluator
+from matchevals.cli._trajectory import is_one_trajectory
+from matchevals.report._summary import Gates, Summary
+from matchevals.report._text import (
     render_json,
     render_jsonl_summary,
     render_markdown,
     render_table,
 )
-from matchevals.cli._run import Kind, build_evaluator
-from matchevals.cli._trajectory import is_one_trajectory
-from matchevals.report._summary import Gates, Summary
 
 if TYPE_CHECKING:
-    from matchevals.cli._html import HtmlPage
+    from matchevals.report._page import HtmlPage
 
 MAX_STDERR_PROBLEMS = 20
 
@@ -122,7 +122,7 @@ def run_scoring(
     summary = _summary(args, kind, options)
     page = None
     if args.format == "html":
-        from matchevals.cli._html import HtmlPage
+        from matchevals.report._page import HtmlPage
 
         page = HtmlPage(args.html_details)
     show_problems = args.format != "table" or args.output is not None
@@ -185,9 +185,15 @@ def _finish(summary: Summary, args: argparse.Namespace, page: Any, show_problems
 
 def run_report(args: argparse.Namespace) -> int:
     """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
-    from matchevals.cli._html import saved_run_page
+    from matchevals.report._page import saved_run_page
+    from matchevals.report._saved import SavedRunError
 
-    target, page, note = saved_run_page(args.results, args.output, args.title, args.html_details)
+    try:
+        target, page, note = saved_run_page(
+            args.results, args.output, args.title, args.html_details
+        )
+    except SavedRunError as error:
+        raise InputError(str(error)) from None
     with destination(target) as (out, _):
         out.write(page)
     print(f"matchevals: wrote {target}: {note}", file=sys.stderr)

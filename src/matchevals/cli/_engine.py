@@ -40,7 +40,6 @@ from typing import Any, NamedTuple
 
 from matchevals._scoring import Problem
 from matchevals.cli._chunks import Batch, ChunkScorer, Job, Lines, Pairing, Partner, Span
-from matchevals.cli._jsonl_line import jsonl_line
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import (
     ReferenceIndex,
@@ -50,6 +49,7 @@ from matchevals.cli._pairing import (
 )
 from matchevals.cli._read import Chunk, InputError, Reader
 from matchevals.cli._value_text import ValueText
+from matchevals.report._lines import jsonl_line
 from matchevals.report._stats import Tally
 from matchevals.report._summary import Counts, Kind
 

@@ -1,7 +1,7 @@
-"""One line of ``--format jsonl``: an example's record (with its values' JSON texts) or a
-problem's. An example's line is written in two parts: its head (its number, known only once
-the examples before it are counted) and the rest (:func:`example_body`, made where the example
-is scored).
+"""One line of a run saved with ``--format jsonl`` (read back by :mod:`matchevals.report._saved`):
+an example's record (with its values' JSON texts) or a problem's. An example's line is written
+in two parts: its head (its number, known only once the examples before it are counted) and
+the rest (:func:`example_body`, made where the example is scored).
 
 >>> from matchevals._scoring import Problem
 >>> jsonl_line(Problem("out.jsonl:2", "blank line"))
@@ -10,12 +10,15 @@ is scored).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from matchevals._scoring import Problem, Scored
-from matchevals.cli._value_text import encode_value
 
-__all__ = ["example_body", "example_head", "jsonl_line"]
+__all__ = ["encode_value", "example_body", "example_head", "jsonl_line"]
+
+# json.dumps(value, ensure_ascii=False, default=repr), without building an encoder per value
+encode_value = json.JSONEncoder(ensure_ascii=False, default=repr).encode
 
 
 def jsonl_line(item: Scored | Problem, values: tuple[str, str] | None = None) -> str:
