@@ -265,7 +265,7 @@ def _start_worker(job: Job, parent: int | None) -> None:
 def _end_when_orphaned(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(1.0)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 _descriptors: dict[str, int] = {}  # a worker's files, each opened once
