@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchevals._scoring import Problem
-from matchevals.cli._chunks import Batch, ChunkScorer, Lines
+from matchevals.cli._chunks import Batch, ChunkScorer, Lines, Span
 from matchevals.cli._engine import Engine, engine_for, in_order, job_for, run_job
 from matchevals.cli._pairing import ReferenceIndex, line_places, place_of
-from matchevals.cli._read import Chunk, Reader, Side
+from matchevals.cli._read import Chunk, InputError, Reader, Side
 from matchevals.report._summary import Counts
 from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
@@ -304,6 +304,22 @@ def test_a_worker_that_dies_is_said_in_one_line(tmp_path: Path) -> None:
     assert children, "no worker was started"
     os.kill(int(children[0]), signal.SIGKILL)
     _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 2
+    assert process.returncode == 2, stderr
     assert "matchevals: error: a worker process died" in stderr
     assert "Traceback" not in stderr
+
+
+def test_a_file_changed_under_a_worker_is_said_as_the_reader_would(tmp_path: Path) -> None:
+    """A worker reading its chunk from a file that changed since the chunk was found: the
+    InputError comes back as it is (the command line's one-line error, exit 2)."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}, {"a": 2}])
+    with Reader(out) as outputs:
+        job = job_for("json", {}, outputs, None, reference={"a": 1})
+        chunk = outputs.read(5)
+    span = Span(str(out), 0, sum(map(len, chunk.lines)), len(chunk.lines))
+    out.write_text('{"a": 1}\n{"a": 22}\n')
+    with engine_for(job, workers=2) as engine, pytest.raises(InputError, match="file changed"):
+        engine.submit(Lines(0, span))()
+    out.unlink()
+    with engine_for(job, workers=2) as engine, pytest.raises(InputError, match="No such file"):
+        engine.submit(Lines(0, span))()
