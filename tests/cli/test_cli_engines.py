@@ -1,6 +1,6 @@
-"""The engines: the id index's whole-chunk paths (checked against the line-by-line ones), chunks
-scored in any order or process giving one process's bytes, a bounded number of chunks in
-flight, and worker processes that behave (no BLAS threads, a death reported, no orphans)."""
+"""The engines: the id index's decisions, chunks scored in any order or process giving one
+process's bytes, a bounded number of chunks in flight, and worker processes that behave (no
+BLAS threads, a death reported, no orphans, a changed file said as the reader would)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from matchevals._scoring import Problem
 from matchevals.cli._chunks import Batch, ChunkScorer, Lines, Span
@@ -31,71 +29,6 @@ from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
 
 SIDE = Side("ref.jsonl")
-# an id, or None: the line's id could not be read (the worker's Problem stands in its place)
-reference_ids = st.lists(st.none() | st.sampled_from(["a", "b", "c", "d", 1, 2]), max_size=8)
-
-
-def _chunks(groups: list[list[Any]], broken: set[int]) -> tuple[list[Chunk], dict[int, bytes]]:
-    """Chunks of reference lines holding these ids; the lines numbered in ``broken`` are cut
-    short (their ids still readable from the text)."""
-    chunks, lines, position, offset = [], {}, 0, 0
-    for group in groups:
-        texts, offsets = [], []
-        for ident in group:
-            text = json.dumps({"id": ident, "v": position}).encode()
-            text = text[:-3] if position in broken else text
-            texts.append(text + b"\n")
-            offsets.append(offset)
-            lines[offset] = text + b"\n"
-            offset += len(text) + 1
-            position += 1
-        chunks.append(Chunk(position - len(group), texts, offsets))
-    return chunks, lines
-
-
-def _state(index: ReferenceIndex) -> tuple[Any, ...]:
-    return (
-        dict(index._where),
-        index._unreadable_references.count,
-        index._unreadable_outputs.count,
-    )
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    groups=st.lists(reference_ids, max_size=4),
-    broken=st.sets(st.integers(0, 30), max_size=4),
-    outputs=st.lists(st.lists(st.none() | st.sampled_from(["a", "b", "e", 1, 3])), max_size=4),
-)
-def test_whole_chunks_are_indexed_and_decided_as_line_by_line(
-    groups: list[list[Any]], broken: set[int], outputs: list[list[Any]]
-) -> None:
-    """The oracle is the line-by-line path: whatever the ids (new, repeated, in one chunk or
-    two, unreadable, lines not JSON), ``add`` and ``decide`` find the same problems, the same
-    decisions and leave the index in the same state."""
-    chunks, lines = _chunks(groups, broken)
-
-    def fetch(offset: int, length: int) -> bytes:
-        return lines[offset]
-
-    fast, slow = ReferenceIndex("id", SIDE), ReferenceIndex("id", SIDE)
-    for chunk, group in zip(chunks, groups, strict=True):
-        ids: list[Any] = [
-            Problem(SIDE.where(chunk.first + i), "no id") if ident is None else ident
-            for i, ident in enumerate(group)
-        ]
-        places = line_places(chunk, parsed=[])
-        got = fast.add(ids, places, fetch)
-        assert got == slow._add_one_by_one(ids, places, fetch)
-        assert _state(fast) == _state(slow)
-    first = 0
-    for group in outputs:
-        decided = fast.decide(group, Side("out.jsonl"), first)
-        expected = slow._decide_one_by_one(group, Side("out.jsonl"), first)
-        assert decided == expected
-        assert _state(fast) == _state(slow)
-        first += len(group)
-    assert fast.orphans(fetch) == slow.orphans(fetch)
 
 
 def test_a_decision_says_where_the_reference_line_is() -> None:

@@ -40,7 +40,6 @@ None, Problem(where='out.jsonl:4', message='duplicate id 1 in the outputs', coun
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Collection
 from typing import Any, TypeAlias
 
@@ -97,18 +96,6 @@ class ReferenceIndex:
         """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem;
         ``places[i]``: where the line is, see :func:`line_places`); the problems found, each
         with the position of the line it is about (a line ``fetch`` reads again to judge)."""
-        index = self._where
-        if not any(isinstance(ident, Problem) for ident in ids):
-            fresh = dict(zip(ids, places, strict=True))
-            if len(fresh) == len(ids) and index.keys().isdisjoint(fresh.keys()):
-                index.update(fresh)  # the usual chunk: new ids only, added at C speed
-                return []
-        return self._add_one_by_one(ids, places, fetch)
-
-    def _add_one_by_one(
-        self, ids: list[Any], places: list[int], fetch: Fetch
-    ) -> list[tuple[int, Problem]]:
-        """:meth:`add` for a chunk with problems: each line in turn."""
         problems: list[tuple[int, Problem]] = []
         index = self._where
         for place, ident in zip(places, ids, strict=True):
@@ -140,18 +127,6 @@ class ReferenceIndex:
 
     def decide(self, ids: list[Any], side: Side, first: int) -> tuple[list[Decision], int]:
         """Each output's fate (``ids[i]``: its id, None when it has none) and the pair count."""
-        index = self._where
-        if None not in ids:
-            places: list[Any] = list(map(index.get, ids))
-            if None not in places and min(places, default=0) >= 0 and len(set(ids)) == len(ids):
-                index.update(zip(ids, map(operator.invert, places), strict=True))  # all used now
-                return places, len(places)  # the usual chunk: every output has its reference
-        return self._decide_one_by_one(ids, side, first)
-
-    def _decide_one_by_one(
-        self, ids: list[Any], side: Side, first: int
-    ) -> tuple[list[Decision], int]:
-        """:meth:`decide` for a chunk with problems: each output in turn."""
         decisions: list[Decision] = []
         index, key, pairs = self._where, self.key, 0
         for position, ident in enumerate(ids, first):
