@@ -57,33 +57,46 @@ print(json.dumps([wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss]))
 """
 
 BARE_JSON = """
-import json, sys
+import json, math, sys
 from matchevals.json_match import create_json_match_evaluator
 outputs, references, target = sys.argv[1:4]
 evaluator = create_json_match_evaluator(aggregator="average")
+encode = json.JSONEncoder(ensure_ascii=False).encode
 by_id = {}
 with open(references, "rb") as handle:
     for line in handle:
         reference = json.loads(line)
         by_id[reference.pop("id")] = reference
 with open(outputs, "rb") as handle, open(target, "w") as out:
-    for line in handle:
+    for index, line in enumerate(handle):
         output = json.loads(line)
-        results = evaluator(outputs=output, reference_outputs=by_id[output.pop("id")])
-        out.write(json.dumps(results) + "\\n")
+        ident = output.pop("id")
+        reference = by_id[ident]
+        results = evaluator(outputs=output, reference_outputs=reference)
+        results = results if isinstance(results, list) else [results]
+        score = math.fsum(result["score"] for result in results) / len(results)
+        out.write(encode({"type": "example", "index": index, "id": ident,
+                          "where": f"{outputs}:{index + 1}", "score": score, "results": results,
+                          "outputs": output, "reference_outputs": reference}) + "\\n")
 """
 
 BARE_GRAPH = """
-import json, sys
+import json, math, sys
 from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
 runs, reference_path, target = sys.argv[1:4]
 evaluator = create_graph_trajectory_match_evaluator(partial_credit=True)
+encode = json.JSONEncoder(ensure_ascii=False).encode
 with open(reference_path, "rb") as handle:
     reference = json.load(handle)
 with open(runs, "rb") as handle, open(target, "w") as out:
-    for line in handle:
-        results = evaluator(outputs=json.loads(line), reference_outputs=reference)
-        out.write(json.dumps(results) + "\\n")
+    for index, line in enumerate(handle):
+        run = json.loads(line)
+        results = evaluator(outputs=run, reference_outputs=reference)
+        results = results if isinstance(results, list) else [results]
+        score = math.fsum(float(result["score"]) for result in results) / len(results)
+        out.write(encode({"type": "example", "index": index, "id": index,
+                          "where": f"{runs}:{index + 1}", "score": score, "results": results,
+                          "outputs": run, "reference_outputs": reference}) + "\\n")
 """
 
 CITIES = ["Lyon", "Paris", "Oslo", "Rome", "Porto", "Ghent"]
@@ -294,7 +307,7 @@ def run_suite(
     bare = statistics.median(wall for wall, _, _ in runs["bare loop"])
     one = statistics.median(wall for wall, _, _ in runs.get("cli --workers 1", runs["bare loop"]))
     header = (
-        f"{'':28} {'median s':>9} {'range s':>13} {'x bare':>7} {'x w1':>6} {'CPU s':>7}"
+        f"{'':36} {'median s':>9} {'range s':>13} {'x bare':>7} {'x w1':>6} {'CPU s':>7}"
         f" {'peak MiB':>9}"
     )
     print(header)
@@ -306,7 +319,7 @@ def run_suite(
         peak = max(p for _, _, p in measured) / 1024
         spread = f"{min(walls):.2f}-{max(walls):.2f}"
         print(
-            f"{name:28} {median:9.2f} {spread:>13} {median / bare:7.2f} {one / median:6.2f}"
+            f"{name:36} {median:9.2f} {spread:>13} {median / bare:7.2f} {one / median:6.2f}"
             f" {cpu:7.2f} {peak:9.0f}"
         )
     print(f"load average after: {load_average()}")
@@ -320,12 +333,12 @@ def check_identical(paths: dict[str, Path], bare: Path) -> None:
     texts = {name: path.read_bytes() for name, path in paths.items() if path.exists()}
     first = next(iter(texts.values()))
     assert all(text == first for text in texts.values()), "outputs differ between engines"
-    lines = [json.loads(line) for line in first.decode().splitlines()]
-    results = [line["results"] for line in lines if line["type"] == "example"]
-    expected = [json.loads(line) for line in bare.read_text().splitlines()]
-    expected = [value if isinstance(value, list) else [value] for value in expected]
-    assert results == expected, "the CLI's results differ from the bare loop's"
-    print(f"outputs byte-identical across {', '.join(texts)}; results equal the bare loop's")
+    examples = [line for line in first.splitlines() if line.startswith(b'{"type": "example"')]
+    assert examples == bare.read_bytes().splitlines(), "the CLI's lines differ from the bare loop's"
+    print(
+        f"outputs byte-identical across {', '.join(texts)}; "
+        "their example lines byte-identical to the bare loop's"
+    )
 
 
 def check_halves(folder: Path, name: str, whole: Path) -> None:
@@ -347,6 +360,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-ray", action="store_true", help="skip --engine ray")
     parser.add_argument("--gigabyte", action="store_true", help="also score ~1 GB (slow)")
+    parser.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also run every command with the matchevals of SRC (another checkout's src "
+        "folder), interleaved, each row beside its twin marked (before)",
+    )
     options = parser.parse_args()
     os.environ["LANGSMITH_TRACING"] = "false"
     try:
@@ -366,7 +385,7 @@ def main() -> None:
         folder = Path(name)
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
-        warm_up(folder)
+        warm_up(folder, options.before)
         out, ref = write_json_workload(folder, options.examples)
         size = (out.stat().st_size + ref.stat().st_size) / 2**20
         common = ["--id-key", "id", "--aggregator", "average", "--format", "jsonl"]
@@ -404,6 +423,7 @@ def main() -> None:
             "half",
         )
         title = f"matchevals json: {options.examples:,} id-keyed pairs, {size:.0f} MiB of JSONL"
+        configs = with_before(configs, options.before, target)
         runs = run_suite(title, configs, options.repeat)
         check_identical(target, folder / "bare.jsonl")
         check_halves(folder, "half", target["w1"])
@@ -439,17 +459,46 @@ def main() -> None:
             "ghalf",
         )
         title = f"matchevals graph: {options.graph_examples:,} trajectories, one reference"
+        gconfigs = with_before(gconfigs, options.before, gtarget)
         grun = run_suite(title, gconfigs, options.repeat)
         check_identical(gtarget, folder / "gbare.jsonl")
         check_halves(folder, "ghalf", gtarget["w1"])
         print_ceiling(grun)
 
         if options.gigabyte:
-            gigabyte(folder)
+            gigabyte(folder, options.repeat, options.before)
 
 
-def warm_up(folder: Path) -> None:
-    """Run each kind of command once on one example, so its modules are byte-compiled."""
+def with_before(
+    configs: dict[str, tuple[list[str], dict[str, str]]],
+    before: str | None,
+    targets: dict[str, Path],
+) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """``configs`` with, after each command line's, its twin run with the matchevals of
+    ``before`` (writing beside it, so that both outputs are checked byte-identical)."""
+    if before is None:
+        return configs
+    twins: dict[str, tuple[list[str], dict[str, str]]] = {}
+    for name, (command, env) in configs.items():
+        twins[name] = (command, env)
+        if not name.startswith("cli ") or "-o" not in command:
+            continue
+        at = command.index("-o") + 1
+        target = Path(command[at])
+        twin = target.with_name(target.stem + "_before" + target.suffix)
+        for key, path in list(targets.items()):
+            if path == target:
+                targets[key + " (before)"] = twin
+        twins[f"{name} (before)"] = (
+            [*command[:at], str(twin), *command[at + 1 :]],
+            {**env, "PYTHONPATH": before},
+        )
+    return twins
+
+
+def warm_up(folder: Path, before: str | None = None) -> None:
+    """Run each kind of command once on one example, so its modules are byte-compiled (those
+    of ``before`` too)."""
     out, ref = write_json_workload(folder / "warm", 1)
     runs, reference = write_graph_workload(folder / "warm", 1)
     for command in (
@@ -460,10 +509,13 @@ def warm_up(folder: Path) -> None:
         cli("graph", runs, reference, "--format", "jsonl", "-o", folder / "warm" / "d.jsonl"),
     ):  # fmt: skip
         measure(command)
+        if before is not None and "matchevals.cli" in command:
+            measure(command, {"PYTHONPATH": before})
 
 
-def gigabyte(folder: Path) -> None:
-    """~1 GB of outputs and references by position (blank padding keys), 2 workers."""
+def gigabyte(folder: Path, repeat: int, before: str | None) -> None:
+    """~1 GB of outputs and references by position (blank padding keys), 2 workers; with
+    ``before``, each run beside one with that matchevals, in turn."""
     out, ref = folder / "big_out.jsonl", folder / "big_ref.jsonl"
     padding = "x" * 900
     count = 0
@@ -478,13 +530,21 @@ def gigabyte(folder: Path) -> None:
     report = folder / "big.json"
     command = cli("json", out, ref, "--aggregator", "average", "--workers", "2",
                   "--format", "json", "-o", report)  # fmt: skip
-    wall, cpu, peak = measure(command)
-    summary: dict[str, Any] = json.loads(report.read_text())["summary"]
     total = (out.stat().st_size + ref.stat().st_size) / 2**30
-    print(
-        f"\n{total:.2f} GiB ({count:,} pairs) by position, --workers 2: {wall:.1f} s, "
-        f"{cpu:.1f} CPU s, peak RSS {peak / 1024:.0f} MiB; {summary['examples_scored']:,} scored"
-    )
+    trees = {"": {}, " (before)": {"PYTHONPATH": before}} if before else {"": {}}
+    measured: dict[str, list[tuple[float, float, int]]] = {name: [] for name in trees}
+    for _ in range(repeat):
+        for name, env in trees.items():
+            measured[name].append(measure(command, env))
+            summary: dict[str, Any] = json.loads(report.read_text())["summary"]
+            assert summary["examples_scored"] == count
+    print(f"\n{total:.2f} GiB ({count:,} pairs) by position, --workers 2, median of {repeat}:")
+    for name, runs in measured.items():
+        wall = statistics.median(run[0] for run in runs)
+        cpu = statistics.median(run[1] for run in runs)
+        peak = max(run[2] for run in runs) / 1024
+        spread = f"{min(r[0] for r in runs):.1f}-{max(r[0] for r in runs):.1f}"
+        print(f"  cli{name}: {wall:.1f} s ({spread}), {cpu:.1f} CPU s, peak RSS {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

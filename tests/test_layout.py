@@ -1,6 +1,7 @@
-"""The source stays easy to change: small files and functions, no import cycle (lazy imports
-included), types at the bottom, public names that report their public module, and
-``docs/architecture.md`` listing every module.
+"""The source stays easy to change: no import cycle (lazy imports included), types at the
+bottom, public names that report their public module, ``docs/architecture.md`` listing every
+module, and small functions. Files are split by concept, not by size: a file far past
+:data:`FILE_LINES_GUIDANCE` is a hint that it holds two concepts, not a failure.
 
 Static checks on the source text (``ast``); nothing here imports more than the public packages.
 """
@@ -21,7 +22,10 @@ import matchevals
 SOURCE = Path(matchevals.__file__).parent
 ROOT = SOURCE.parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
-MAX_FILE_LINES = 400
+FILE_LINES_GUIDANCE = 400
+"""About where a module usually holds more than one concept (guidance, not a rule)."""
+MAX_FILE_LINES = 800
+"""Beyond this a module surely holds several concepts: split it by concept."""
 MAX_FUNCTION_LINES = 60
 PUBLIC_MODULES = [
     "matchevals.json_match",
@@ -60,7 +64,7 @@ def _functions(tree: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef
             yield node
 
 
-def test_no_file_is_over_400_lines() -> None:
+def test_no_file_is_far_past_the_guidance() -> None:
     long = {
         str(path.relative_to(SOURCE)): count
         for path in _files()

@@ -115,15 +115,26 @@ def _annotate(error: AssertionError) -> None:
     message = str(error.args[0]) if error.args else ""
     if HEADING in message:
         return
-    named = [
+    named = _once(
         pair
         for name, value in frame.f_locals.items()
         if not name.startswith("@")  # pytest's assertion-rewriting temporaries
         for pair in _results_in(name, value)
-    ]
+    )
     if named:
         text = "\n".join(_explanation(named))
         error.args = (f"{message}\n\n{text}" if message else text, *error.args[1:])
+
+
+def _once(named: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each result once (``result = results[0]`` is one result under two names), under its
+    own variable's name rather than an item of a list."""
+    found: dict[int, tuple[str, Mapping[str, Any]]] = {}
+    for name, result in named:
+        known = found.get(id(result))
+        if known is None or ("[" in known[0] and "[" not in name):
+            found[id(result)] = (name, result)
+    return list(found.values())
 
 
 @pytest.hookimpl(wrapper=True)

@@ -37,10 +37,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from matchevals.cli._read import LineError, Problem, decode
-from matchevals.cli._report import Summary
-from matchevals.cli._run import Kind, Scored, score_example
-from matchevals.cli._tally import Tally
+from matchevals._scoring import LineError, Problem, Scored, decode, score_example
+from matchevals.report._stats import Tally
+from matchevals.report._summary import Kind, Summary
 
 __all__ = ["score_dataset", "score_joined", "summarize"]
 
@@ -214,7 +213,7 @@ class _TallyBatch:
         results = table.column(RESULTS).to_pylist()
         problems = table.column(PROBLEM).to_pylist()
         ids = table.column(self.id_column).to_pylist() if self.id_column else [None] * len(scores)
-        tally = Tally(self.kind, self.worst)
+        tally = Tally(self.worst)
         for index, (ident, score, result, problem) in enumerate(
             zip(ids, scores, results, problems, strict=True)
         ):
@@ -269,13 +268,10 @@ def _shifted(tally: Tally, offset: int, by_position: bool) -> Tally:
             return f"row {offset + int(text[5:])}"
         return text
 
-    tally.worst = [
-        (
-            score,
-            order - offset,
-            Scored(item.index + offset, item.id, where(item.where), item.score, item.results),
+    tally.renumber(
+        lambda item: Scored(
+            item.index + offset, item.id, where(item.where), item.score, item.results
         )
-        for score, order, item in tally.worst
-    ]
+    )
     tally.problems = [replace(problem, where=where(problem.where)) for problem in tally.problems]
     return tally

@@ -1,7 +1,8 @@
-"""Every JSONL line keeps its position: a blank line is an invalid example, never skipped.
+"""Every JSONL line keeps its position: a blank line between examples is an invalid example,
+never skipped; blank lines at the end of a file (an editor's last newline) are no examples.
 
-Skipping it would pair each later output with the previous example's reference and report a
-wrong mean with exit status 0 under ``--skip-invalid``.
+Skipping a blank line between examples would pair each later output with the previous
+example's reference and report a wrong mean with exit status 0 under ``--skip-invalid``.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchevals.cli import main
+from matchevals.cli._read import Reader
 from tests.cli.helpers import as_json, no_traceback, run
 
 COUNT = 300
@@ -117,7 +121,7 @@ def test_different_numbers_of_examples_are_said_first(tmp_path: Path) -> None:
     no_traceback(table)
     counts = f"{outputs} 11, {references} 10"
     warning = f"warning: the files hold different numbers of examples: {counts}"
-    assert table.stdout.splitlines()[0] == warning
+    assert " ".join(table.stdout.split()).startswith(warning)  # first, wrapped to the terminal
     as_document = run("json", outputs, references, "--format", "json")
     summary = as_json(as_document)
     assert next(iter(summary)) == "warnings"
@@ -150,3 +154,65 @@ def test_an_example_without_its_partner_is_counted_once(tmp_path: Path) -> None:
     assert main(positional) == 2
     summary = json.loads(report.read_text())["summary"]
     assert (summary["invalid"], len(summary["problems"]), summary["examples_scored"]) == (6, 6, 24)
+
+
+@pytest.mark.parametrize("pairing", [[], ["--id-key", "id"]])
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("ending", ["\n", "\n\n", "  \n\t\n", "\r\n"])
+def test_blank_lines_at_the_end_of_a_file_are_not_examples(
+    tmp_path: Path, pairing: list[str], workers: str, ending: str
+) -> None:
+    """An editor's trailing newline (or a few) on either file: every example is scored, no
+    invalid example, no warning that the files differ, exit 0."""
+    outputs, references = tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
+    outputs.write_text(lines([reference(i) for i in range(1200)], None) + ending)
+    references.write_text(lines([reference(i) for i in range(1200)], None) + ending * 2)
+    completed = run("json", outputs, references, *pairing, "--format", "json", "--workers", workers)
+    no_traceback(completed)
+    summary = as_json(completed)
+    assert (summary["examples_scored"], summary["invalid"], summary["warnings"]) == (1200, 0, [])
+    assert completed.returncode == 0
+
+
+def test_a_blank_line_before_more_blank_lines_and_an_example_is_still_an_example(
+    tmp_path: Path,
+) -> None:
+    """Blank lines followed by an example, even across chunks, each keep their place."""
+    outputs, references = tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
+    values = [json.dumps(reference(i)) for i in range(1000)]  # one chunk
+    outputs.write_text("\n".join([*values, "", "", values[0]]) + "\n\n")
+    references.write_text("\n".join([*values, *values[:3]]) + "\n")
+    report = tmp_path / "report.json"
+    assert main(["json", str(outputs), str(references), "--format", "json", "-o", str(report)]) == 2
+    summary = json.loads(report.read_text())["summary"]
+    assert (summary["examples_scored"], summary["invalid"]) == (1001, 2)
+    assert [p["where"] for p in summary["problems"]] == [f"{outputs}:1001", f"{outputs}:1002"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from([b'{"a": 1}', b"", b"  ", b"\t"]), max_size=12),
+    counts=st.lists(st.integers(1, 4), min_size=1, max_size=8),
+)
+def test_chunks_are_the_lines_without_the_blank_ones_at_the_end(
+    tmp_path_factory: pytest.TempPathFactory, pieces: list[bytes], counts: list[int]
+) -> None:
+    """The oracle: the file's lines, blank lines at its end dropped, taken in chunks."""
+    path = tmp_path_factory.mktemp("chunks") / "x.jsonl"
+    data = b"".join(piece + b"\n" for piece in pieces)
+    path.write_bytes(data)
+    kept = data.splitlines(keepends=True)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    taken: list[bytes] = []
+    offsets: list[int] = []
+    with Reader(path) as reader:
+        for count in [*counts, 100]:
+            chunk = reader.read(count)
+            assert chunk.first == len(taken) and len(chunk) <= count
+            taken += chunk.lines
+            offsets += chunk.offsets
+            places = zip(chunk.offsets, chunk.lines, strict=True)
+            assert [reader.fetch(offset, len(line)) for offset, line in places] == chunk.lines
+        assert reader.read_so_far == len(kept)
+    assert taken == kept

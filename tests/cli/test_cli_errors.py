@@ -190,3 +190,38 @@ def test_html_to_a_terminal_asks_for_a_file(
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     err = failing(capsys, "json", *files, "--format", "html")
     assert "--format html writes a page: pass --output report.html" in err
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--exclude-keys", "id"],
+        ["--exclude-keys", "id", "debug"],
+        ["--comparators", "v=numeric(abs_tol=1)"],
+        ["--format", "json", "--exclude-keys", "id"],
+    ],
+)
+def test_a_flag_of_several_values_before_the_files_leaves_them_files(
+    tmp_path: Path, flags: list[str]
+) -> None:
+    """``--exclude-keys id out.jsonl ref.jsonl``: the files are the files, as if written first."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"id": 1, "v": 1}, {"id": 2, "v": 2}])
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{"id": 1, "v": 1}, {"id": 3, "v": 2}])
+    written_first = run("json", out, ref, *flags, "--format", "jsonl")
+    written_after = run("json", *flags, out, ref, "--format", "jsonl")
+    no_traceback(written_after)
+    assert written_after.returncode == written_first.returncode == 0, written_after.stderr
+    assert written_after.stdout == written_first.stdout
+
+
+def test_several_readings_of_which_words_are_the_files_is_an_error_saying_how(
+    tmp_path: Path,
+) -> None:
+    names = [str(tmp_path / name) for name in ("a.json", "b.json", "c.json")]
+    completed = run("json", "--exclude-keys", *names)
+    assert completed.returncode == 2
+    assert "put the files right after the command, or end the flag's values with --" in (
+        completed.stderr
+    )
+    alone = run("json", "--exclude-keys", "id")
+    assert "the following arguments are required: OUTPUTS, REFERENCES" in alone.stderr

@@ -117,3 +117,33 @@ def test_bundled_data_is_small() -> None:
         "trajectory_reference.json",
     }
     assert max(sizes.values()) < 10_000
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_one_shared_reference_with_id_key_scores_every_run_labelled(
+    tmp_path: Path, workers: str
+) -> None:
+    """One reference (a ``.json`` object) applies to every run; ``--id-key`` only labels the
+    runs (and is not part of what is scored). A run without the key is said to lack it."""
+    reference = tmp_path / "reference.json"
+    reference.write_text(json.dumps(REFERENCE))
+    runs = [{**run, "thread": f"t{n}"} for n, run in enumerate(RUNS)]
+    path = write_jsonl(tmp_path / "runs.jsonl", [*runs, RUNS[0]])
+    completed = run(
+        "graph", path, reference, "--id-key", "thread", "--format", "jsonl", "--workers", workers
+    )
+    no_traceback(completed)
+    lines = [json.loads(line) for line in completed.stdout.splitlines()]
+    examples = [line for line in lines if line["type"] == "example"]
+    assert [(line["index"], line["id"]) for line in examples] == [(0, "t0"), (1, "t1"), (2, "t2")]
+    assert [line["score"] for line in examples] == [1.0, 0.0, 0.0]
+    assert "thread" not in examples[0]["outputs"]
+    assert lines[3] == {
+        "type": "invalid",
+        "where": f"{path}:4",
+        "message": "the example has no 'thread' (the --id-key)",
+    }
+    assert completed.returncode == 2
+    table = run("graph", path, reference, "--id-key", "thread", "--skip-invalid")
+    assert table.returncode == 0, table.stderr
+    assert "┃ thread ┃" in table.stdout and "│ t1 " in table.stdout  # the worst, by label

@@ -141,9 +141,9 @@ def test_help_imports_only_the_command_it_shows() -> None:
         "matchevals.cli._command",
         "matchevals.cli._read",
         "matchevals.cli._run",
-        "matchevals.cli._report",
+        "matchevals.report._text",
         "matchevals.cli._progress",
-        "matchevals.cli._html",
+        "matchevals.report._page",
     )
     for command, core, absent in (
         ("json", "matchevals.json_match", ("matchevals.graph_trajectory", *running)),

@@ -4,14 +4,12 @@ exact whatever the chunks."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import random
 import subprocess
 import sys
 import threading
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +19,9 @@ from hypothesis import strategies as st
 
 import matchevals
 from matchevals import _fast_json
+from matchevals._scoring import LineError, decode
 from matchevals.cli import main
-from matchevals.cli._processes import can_fork
-from matchevals.cli._read import LineError, Problem, decode
-from matchevals.cli._run import Scored
-from matchevals.cli._tally import Mean, Tally
+from matchevals.cli._engine import can_fork
 from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_memory import peak_rss_kib
 
@@ -167,7 +163,7 @@ def test_a_command_imports_only_the_evaluator_it_uses(tmp_path: Path) -> None:
     assert completed.stdout.split() == ["0", "False", "False"], completed.stderr
     report = (tmp_path / "report.txt").read_text()
     assert report.startswith(
-        "matchevals graph: 1 examples scored, 0 invalid, mean score 1 — passed\n"
+        "matchevals graph: 1 example scored, 0 invalid, mean score 1 — passed\n"
     )
 
 
@@ -220,60 +216,6 @@ def test_engine_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
     assert completed.stderr.strip() == (
         "matchevals: error: --engine ray needs Ray: pip install 'matchevals[ray]'"
     )
-
-
-# --- exact tallies -------------------------------------------------------------------------
-
-scores = st.lists(
-    st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.5, 1.0, 1 / 3, 0.1])), max_size=60
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(values=scores, cuts=st.lists(st.integers(0, 60), max_size=6), seed=st.integers(0, 99))
-def test_means_are_exact_whatever_the_chunks_and_their_order(
-    values: list[float], cuts: list[int], seed: int
-) -> None:
-    bounds = sorted({0, len(values), *(min(c, len(values)) for c in cuts)})
-    parts = []
-    for start, end in itertools.pairwise(bounds):
-        part = Mean()
-        for value in values[start:end]:
-            part.add(value)
-        parts.append(part)
-    random.Random(seed).shuffle(parts)
-    total = Mean()
-    for part in parts:
-        total.merge(part)
-    assert total.count == len(values)
-    if values:
-        exact = sum(map(Fraction, values)) / len(values)
-        assert total.value == float(exact)  # correctly rounded: int / int rounds once
-
-
-def test_a_tally_keeps_the_worst_examples_whatever_the_chunks() -> None:
-    rng = random.Random(3)
-    items = [
-        Scored(i, i, f"f:{i}", s, [{"key": "k", "score": s}])
-        for i, s in enumerate(rng.choice([0.0, 0.25, 0.5, 1.0]) for _ in range(200))
-    ]
-    whole = Tally("json", worst_count=7)
-    for item in items:
-        whole.add(item)
-    merged = Tally("json", worst_count=7)
-    for start in range(0, 200, 13)[::-1]:  # chunks merged out of order
-        part = Tally("json", worst_count=7)
-        for item in items[start : start + 13]:
-            part.add(item)
-        merged.merge(part)
-    assert sorted(merged.worst) == sorted(whole.worst)
-    assert [entry[2].index for entry in sorted(whole.worst, reverse=True)][:3] == [
-        item.index for item in sorted(items, key=lambda i: (i.score, i.index))[:3]
-    ]
-    assert merged.per_key["k"].value == whole.per_key["k"].value
-    problem = Problem("f:0", "bad", counted=False)
-    merged.add(problem)
-    assert (merged.invalid, merged.problems[-1]) == (0, problem)
 
 
 # --- the JSON line parser -------------------------------------------------------------------

@@ -135,3 +135,38 @@ def test_the_id_key_column_in_the_table_and_the_markdown(tmp_path: Path) -> None
     markdown = run("json", out, ref, "--id-key", "id", "--format", "markdown").stdout
     assert "| example | id | score | why |" in markdown
     assert f"| {out}:1 | x-7 | 0 | a: expected 1, got 2 |" in markdown
+
+
+def test_a_mean_is_written_alike_by_every_report(tmp_path: Path) -> None:
+    """25 right of 32: a mean of 0.78125, a tie at four digits, rounded up everywhere (the
+    table, Markdown, the HTML page's card and key rows), as the page's own numbers are."""
+    from tests.report.runs import document_of
+
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": int(i < 25)} for i in range(32)])
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{"a": 1}] * 32)
+    table = run("json", out, ref).stdout
+    assert "mean score 0.7813 —" in " ".join(table.split())
+    assert "│ json_match:a │ 0.7813 │    32 │" in table
+    markdown = run("json", out, ref, "--format", "markdown").stdout
+    assert "mean score **0.7813**" in markdown and "| json_match:a | 0.7813 | 32 |" in markdown
+    page = tmp_path / "page.html"
+    assert run("json", out, ref, "--format", "html", "-o", page).returncode == 0
+    document = document_of(page.read_text())
+    assert document["summary"]["mean_score_text"] == "0.7813"
+    assert document["keys"][0]["mean_text"] == "0.7813"
+
+
+def test_counts_are_said_in_words(tmp_path: Path) -> None:
+    """One invalid example is '1 example', nothing scored has no mean to show."""
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}], raw={1: "{"})
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{"a": 1}, {"a": 2}])
+    table = " ".join(run("json", out, ref).stdout.split())
+    assert "1 example scored, 1 invalid, mean score 1 — FAILED" in table
+    assert "invalid input (1 example):" in table
+    bad = write_jsonl(tmp_path / "bad.jsonl", [], raw={0: "{"})
+    lonely = write_jsonl(tmp_path / "one.jsonl", [{"a": 1}])
+    nothing = " ".join(run("json", bad, lonely).stdout.split())
+    assert "no example scored, 1 invalid — FAILED" in nothing
+    assert "mean score" not in nothing
+    markdown = run("json", bad, lonely, "--format", "markdown").stdout
+    assert "no example scored, **1** invalid" in markdown

@@ -101,3 +101,21 @@ def test_a_wide_terminal_is_used_in_full(table: Tables) -> None:
     assert 110 < max(cell_len(line) for line in lines) <= 160  # once fixed at 110
     assert len(why(3)) > 100
     assert any(why(3) in line for line in lines)  # on one line, not wrapped
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_invalid_input_and_warnings_fit_the_terminal(tmp_path: Path, columns: int) -> None:
+    """Long paths and messages fold to the terminal's width, indented under their heading."""
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    folder.mkdir()
+    broken = {2: '{"id": "inv-x", "name": tru'}  # in the place of example 3
+    out = write_jsonl(folder / "out.jsonl", OUTPUTS[:2] + OUTPUTS[3:], raw=broken)
+    ref = write_jsonl(folder / "ref.jsonl", REFERENCES)
+    completed = run("json", out, ref, "--worst", "2", columns=columns)
+    no_traceback(completed)
+    lines = completed.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= columns
+    assert "invalid input (1 example):" in lines
+    problem = lines[lines.index("invalid input (1 example):") + 1 :]
+    assert all(line.startswith("  ") for line in problem)
+    assert "".join(line.strip() for line in problem).startswith(f"{out}:3:".replace(" ", ""))

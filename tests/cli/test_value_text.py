@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchevals.cli._jsonl_line import jsonl_line
-from matchevals.cli._run import Scored
+from matchevals._scoring import Scored
 from matchevals.cli._value_text import ValueText, encode_value
+from matchevals.report._lines import jsonl_line
 from tests.cli.helpers import executable, no_traceback, run
 
 scalars = (

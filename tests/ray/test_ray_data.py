@@ -164,7 +164,7 @@ def test_two_datasets_joined_by_id_score_as_the_command_line_pairs_by_id(
     assert problems["e10"].startswith("outputs: not valid JSON")
 
     summary = summarize(scored, id_column="id", worst=5)
-    expected = summary_of_examples(list(examples.values()))
+    expected = cli_summary(capsys, "json", out, ref, "--id-key", "id", "--aggregator", "average")
     assert summary["examples_scored"] == len(examples)
     assert summary["mean_score"] == expected["mean_score"]
     assert summary["per_key"] == expected["per_key"]
@@ -173,17 +173,6 @@ def test_two_datasets_joined_by_id_score_as_the_command_line_pairs_by_id(
         sorted(w["score"] for w in summary["worst"])
         == sorted(line["score"] for line in examples.values())[:5]
     )
-
-
-def summary_of_examples(lines: list[dict[str, Any]]) -> dict[str, Any]:
-    """Means of the CLI's scored lines, through the CLI's own exact tally."""
-    from matchevals.cli._report import Summary
-    from matchevals.cli._run import Scored
-
-    summary = Summary("json")
-    for n, line in enumerate(lines):
-        summary.add(Scored(n, line["id"], line["where"], line["score"], line["results"]))
-    return summary.as_dict()
 
 
 def test_nested_columns_are_refused_before_anything_runs(ray_address: str) -> None:

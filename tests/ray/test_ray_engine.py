@@ -1,4 +1,4 @@
-"""``--engine ray``: Ray actors score the chunks; the report is the local run's, byte for byte."""
+"""``--engine ray``: a Ray pool scores the chunks; the report is the local run's, byte for byte."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from matchevals.cli._ray_engine import RayActors
-from matchevals.cli._read import InputError, Side
-from matchevals.cli._work import Job
 from tests.cli.helpers import executable, no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
 
@@ -73,13 +70,14 @@ def test_without_an_address_a_local_ray_is_started_for_the_run(tmp_path: Path) -
 def test_more_actors_than_the_cluster_has_cpus_is_an_error_not_a_wait(
     tmp_path: Path, ray_address: str
 ) -> None:
-    job = Job("json", {}, "position", Side("out.jsonl"), Side("ref.jsonl"))
-    message = r"^--workers 3: the Ray cluster has 2 CPUs, one per actor$"
-    with pytest.raises(InputError, match=message):
-        RayActors(job, 3, None)  # the cluster this process is connected to
-    with RayActors(job, None, None) as actors:  # by default, one actor per CPU
-        assert actors.size == 2
-        assert actors.submit(1, "ready").result() is True
+    out = write_jsonl(tmp_path / "out.jsonl", [{"a": 1}])
+    completed = run(
+        "json", out, out, "--engine", "ray", "--workers", "3", "--ray-address", ray_address
+    )
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        "matchevals: error: --workers 3: the Ray cluster has 2 CPUs, one per actor\n"
+    )
 
 
 def test_ray_actors_write_the_html_page_of_one_local_process(

@@ -346,3 +346,45 @@ def test_the_example_writes_a_report_of_a_langsmith_run(tmp_path: Path) -> None:
     (detail,) = [d for d in document["details"].values() if d["outputs"]["name"] == "Di"]
     located = [(d["path"], d["expected"], d["actual"]) for d in detail["differences"]]
     assert located == ([("age", "62", "63"), ("city", '"Lyon"', "null")] if KEEPS_METADATA else [])
+
+
+def test_a_trajectory_difference_is_located_on_both_sides() -> None:
+    """An argument that differs is the argument's node on each side (LangChain ``args``), or
+    its call's arguments where they are JSON text (OpenAI); named with its tool and ``args``;
+    an extra call is the call, with its tool's name."""
+    from matchevals.report import render_html_report
+    from matchevals.trajectory import create_trajectory_match_evaluator
+    from tests.report.runs import document_of
+
+    evaluator = create_trajectory_match_evaluator(trajectory_match_mode="unordered")
+
+    def call(name: str, arguments: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": "", "tool_calls": [
+            {"type": "function", "function": {"name": name, "arguments": arguments}}]}  # fmt: skip
+
+    outputs = [{"role": "user", "content": "hi"}, call("weather", '{"city": "Paris"}'),
+               call("extra", "{}")]  # fmt: skip
+    references = [{"role": "user", "content": "hi"}, call("weather", '{"city": "Lyon"}')]
+    chat = {"messages": [{"role": "ai", "content": "", "tool_calls": [
+        {"name": "weather", "args": {"city": "Rome"}, "id": "1"}]}]}  # fmt: skip
+    expected = {"messages": [{"role": "ai", "content": "", "tool_calls": [
+        {"name": "weather", "args": {"city": "Oslo"}, "id": "1"}]}]}  # fmt: skip
+    examples = [
+        {"outputs": outputs, "reference_outputs": references,
+         "results": evaluator(outputs=outputs, reference_outputs=references)},
+        {"outputs": chat, "reference_outputs": expected,
+         "results": evaluator(outputs=chat, reference_outputs=expected)},
+    ]  # fmt: skip
+    details = document_of(render_html_report(examples))["details"]
+    found = [
+        (d["kind"], d["path"], d["at_expected"], d["at_actual"], d["expected"], d["actual"])
+        for detail in details.values()
+        for d in detail["differences"]
+    ]
+    arguments = [1, "tool_calls", 0, "function", "arguments"]
+    assert sorted(found, key=str) == sorted([
+        ("arg", "weather args.city", arguments, arguments, '"Lyon"', '"Paris"'),
+        ("extra_call", "[2].tool_calls[0]", None, [2, "tool_calls", 0], "—", "extra({})"),
+        ("arg", "weather args.city", ["messages", 0, "tool_calls", 0, "args", "city"],
+         ["messages", 0, "tool_calls", 0, "args", "city"], '"Oslo"', '"Rome"'),
+    ], key=str)  # fmt: skip

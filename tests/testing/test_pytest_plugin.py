@@ -115,6 +115,8 @@ def test_bare_score_assertion_shows_the_differing_path(outcome: str) -> None:
     assert "E       matchevals explains:" in text
     assert "E         result: json_match:all = 0" in text
     assert ["E", "age", "30", "20"] in rows(text)
+    # one result under two names (results[0] and result) is explained once, by its own name
+    assert "results[0]:" not in text and text.count("json_match:all = 0") == 1
 
 
 def test_list_of_results_shows_only_the_failing_ones(outcome: str) -> None:

@@ -25,6 +25,7 @@ rich when a table or progress line is drawn.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,7 +42,7 @@ from matchevals.cli._output import (
     ReportError,
     discard_stdout,
 )
-from matchevals.cli._parser import Parser, Version, score_in_range, whole_number
+from matchevals.cli._parser import ParseFailed, Parser, Version, score_in_range, whole_number
 
 if TYPE_CHECKING:
     from matchevals.cli._run import Kind
@@ -319,11 +320,52 @@ def _flush_stdout() -> bool:
     return True
 
 
+_FILE_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """The arguments, the two files read where a flag of several values took them.
+
+    Such a flag (``--exclude-keys``, ``--comparators``, ...) takes every word up to the next
+    flag, so ``json --exclude-keys id out.jsonl ref.jsonl`` leaves no files. When the words
+    do not parse, and exactly one pair of neighbouring JSON file names, put right after the
+    command, makes them parse, that is what they mean; several such readings are an error
+    saying how to write it.
+    """
+    command = _command_of(words)
+    if command not in ("json", "trajectory", "graph"):
+        return parser.parse_args(words)
+    place = words.index(command) + 1
+    with Parser.quietly():
+        try:
+            return parser.parse_args(words)
+        except ParseFailed:
+            pass
+        readings = []
+        for at in range(place, len(words) - 1):
+            files = words[at : at + 2]
+            if not all(word.lower().endswith(_FILE_SUFFIXES) for word in files):
+                continue
+            with contextlib.suppress(ParseFailed):
+                rest = [*words[place:at], *words[at + 2 :]]
+                readings.append(parser.parse_args([*words[:place], *files, *rest]))
+    if len(readings) == 1:
+        return readings[0]
+    if len(readings) > 1:
+        parser.error(
+            f"{command}: which words are the two files is unclear: a flag of several values "
+            "takes every word up to the next flag; put the files right after the command, or "
+            "end the flag's values with --"
+        )
+    return parser.parse_args(words)
+
+
 def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser, names = _parser(_command_of(words))
-    args = parser.parse_args(words)
+    args = _parse(parser, words)
     from matchevals.cli._command import run_report, run_scoring
+    from matchevals.cli._engine import WorkerError
     from matchevals.cli._read import InputError
 
     try:
@@ -335,7 +377,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return run_report(args)
         kind: Kind = args.command
         return run_scoring(args, kind, given_options(args, names[kind]), names[kind])
-    except (InputError, OutputOpenError, ReportError) as error:
+    except (InputError, OutputOpenError, ReportError, WorkerError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:

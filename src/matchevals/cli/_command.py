@@ -1,7 +1,7 @@
 """Running a parsed ``json``, ``trajectory``, ``graph`` or ``report`` command: read the inputs
-in chunks of raw lines, have the engine's workers parse, pair, score and render them (in order,
-in ``--workers`` processes or Ray actors), feed the summary and the chosen format, exit with the
-verdict. Imported once the arguments are parsed, so ``--help`` never loads it.
+in chunks of raw lines, have the engine score them (in order, here, in ``--workers`` processes
+or on Ray), feed the summary and the chosen format, exit with the verdict. Imported once the
+arguments are parsed, so ``--help`` never loads it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from matchevals.cli._engine import Engine, job_for, run_job
+from matchevals._scoring import Problem
+from matchevals.cli._chunks import Batch
+from matchevals.cli._engine import engine_for, job_for, run_job
 from matchevals.cli._flags import in_cli_words, option_conflict
 from matchevals.cli._judge import JudgeFlagError, check_picklable, load_judge
 from matchevals.cli._output import (
@@ -25,48 +27,33 @@ from matchevals.cli._output import (
     write_encoded,
 )
 from matchevals.cli._progress import InputMeter, with_progress
-from matchevals.cli._read import Problem, Reader, load_document
-from matchevals.cli._report import (
-    Gates,
-    Summary,
+from matchevals.cli._read import InputError, Reader, load_document
+from matchevals.cli._run import Kind, build_evaluator
+from matchevals.cli._trajectory import is_one_trajectory
+from matchevals.report._summary import Gates, Summary
+from matchevals.report._text import (
     render_json,
     render_jsonl_summary,
     render_markdown,
     render_table,
 )
-from matchevals.cli._run import Kind, build_evaluator
-from matchevals.cli._trajectory import is_one_trajectory
-from matchevals.cli._work import Batch, Job
 
 if TYPE_CHECKING:
-    from matchevals.cli._html import HtmlPage
+    from matchevals.report._page import HtmlPage
 
 MAX_STDERR_PROBLEMS = 20
 
 
 def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
-    """The outputs, the references (None when one reference serves every run) and that one."""
+    """The outputs, the references (None when one reference serves every run, whatever
+    ``--id-key``, which then labels the runs) and that one."""
     items = is_one_trajectory if kind == "trajectory" else None
     outputs, references_path = Reader(Path(args.outputs), items), Path(args.references)
-    if not args.id_key and kind == "graph" and references_path.suffix.lower() == ".json":
+    if kind == "graph" and references_path.suffix.lower() == ".json":
         reference = load_document(references_path)
         if not isinstance(reference, list):
             return outputs, None, reference
     return outputs, Reader(references_path, items), None
-
-
-def _engine(job: Job, args: argparse.Namespace) -> Engine:
-    if args.engine == "ray":
-        from matchevals.cli._ray_engine import RayActors
-
-        return RayActors(job, args.workers, args.ray_address)
-    if (args.workers or 1) > 1:
-        from matchevals.cli._processes import Processes
-
-        return Processes(job, args.workers)
-    from matchevals.cli._engine import InProcess
-
-    return InProcess(job)
 
 
 def _report_problem(problem: Problem, count: int) -> None:
@@ -135,7 +122,7 @@ def run_scoring(
     summary = _summary(args, kind, options)
     page = None
     if args.format == "html":
-        from matchevals.cli._html import HtmlPage
+        from matchevals.report._page import HtmlPage
 
         page = HtmlPage(args.html_details)
     show_problems = args.format != "table" or args.output is not None
@@ -151,17 +138,19 @@ def run_scoring(
         stack.enter_context(outputs)
         if references is not None:
             stack.enter_context(references)
-        engine = stack.enter_context(_engine(job, args))
+        engine = stack.enter_context(engine_for(job, args.engine, args.workers, args.ray_address))
         out, color = stack.enter_context(destination(args.output))
-        batches: Iterable[Batch] = run_job(job, engine, outputs, references, summary.counts)
+        batches: Iterable[tuple[bytes, Batch]] = run_job(
+            job, engine, outputs, references, summary.counts
+        )
         if progress:
             meter = InputMeter(Path(args.outputs), outputs)
-            batches = with_progress(batches, meter, count=lambda batch: batch.items)
-        for batch in batches:
+            batches = with_progress(batches, meter, count=lambda placed: placed[1].items)
+        for encoded, batch in batches:
             seen = len(summary.problems)
             summary.merge(batch.tally)
-            if batch.encoded:
-                write_encoded(out, batch.encoded, job.encoding)
+            if encoded:
+                write_encoded(out, encoded, job.encoding)
             if page is not None:
                 page.add_batch(batch)
             if show_problems:
@@ -196,9 +185,15 @@ def _finish(summary: Summary, args: argparse.Namespace, page: Any, show_problems
 
 def run_report(args: argparse.Namespace) -> int:
     """``matchevals report RESULTS.jsonl``: the HTML page of a saved run."""
-    from matchevals.cli._html import saved_run_page
+    from matchevals.report._page import saved_run_page
+    from matchevals.report._saved import SavedRunError
 
-    target, page, note = saved_run_page(args.results, args.output, args.title, args.html_details)
+    try:
+        target, page, note = saved_run_page(
+            args.results, args.output, args.title, args.html_details
+        )
+    except SavedRunError as error:
+        raise InputError(str(error)) from None
     with destination(target) as (out, _):
         out.write(page)
     print(f"matchevals: wrote {target}: {note}", file=sys.stderr)

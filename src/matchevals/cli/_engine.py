@@ -1,91 +1,107 @@
-"""The reading loop, the engines' protocol, and scoring in this process.
+"""The engine: the inputs read in chunks, each chunk scored (here, in ``--workers`` processes
+or on Ray), the batches yielded in input order.
 
-The reading process moves bytes (it parses only the rare reference lines pairing by id must
-judge: a duplicate id, a reference no output asked for): it finds where chunks of lines are
-(:class:`~matchevals.cli._read.Span`, which the workers read themselves; the lines, for engines
-whose workers cannot open the files), sends them to workers, numbers the pairs from the
-workers' short answers (a chunk is held by its worker between its two calls, see
-:mod:`matchevals.cli._work`), and yields the workers' batches (rendered JSONL lines and a
-tally) in input order, taking each step as soon as the answer it needs has come (so one
-worker's late batch does not keep another waiting for its next call). Each chunk goes to the
-worker holding the fewest chunks not yet scored, and no worker is given more than
-:data:`HELD_PER_WORKER`: a chunk is bound to a worker once read, so a worker slowed down (by a
-busy neighbour on its core) is given less, and the run does not end with one worker still
-scoring a queue of chunks the other could have taken. Whatever the engine and whichever worker
-scored a chunk, the batches are the same, so the report is byte-identical. Engines:
-:class:`InProcess` here, worker processes (:mod:`matchevals.cli._processes`), Ray actors
-(:mod:`matchevals.cli._ray_engine`).
+One bounded submission loop (:func:`in_order`) feeds the chunk scorer
+(:class:`~matchevals.cli._chunks.ChunkScorer`) wherever it runs: in this process, one chunk at a
+time; on a ``concurrent.futures.ProcessPoolExecutor`` for ``--workers N``; on a
+``ray.util.multiprocessing.Pool`` for ``--engine ray``. At most :data:`AHEAD_PER_WORKER` chunks
+per worker are in flight, so memory stays bounded whatever the size of the files. This process
+reads the lines (pairing by id, it also reads the ids and keeps the index, see
+:mod:`matchevals.cli._pairing`); the workers parse, score and render. Worker processes on this
+machine are sent where a chunk's lines are (a :class:`~matchevals.cli._chunks.Span`) and read
+them again from the file: for 1 GB that costs less than sending the lines through pipes.
 
 >>> import tempfile
 >>> from pathlib import Path
 >>> from matchevals.cli._read import Reader
+>>> from matchevals.report._summary import Counts
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     out, ref = Path(folder, "o.jsonl"), Path(folder, "r.jsonl")
 ...     _ = out.write_text('{"a": 1}\\n{"a": 2}\\n'), ref.write_text('{"a": 1}\\n{"a": 3}\\n')
-...     job = job_for("json", {}, Reader(out), Reader(ref), lines=True)
-...     with InProcess(job) as engine:
-...         batches = list(run_job(job, engine, Reader(out), Reader(ref), Counts()))
->>> [batch.tally.scored for batch in batches], batches[0].encoded.count(b"\\n")
+...     with Reader(out) as outputs, Reader(ref) as references:
+...         job = job_for("json", {}, outputs, references, lines=True)
+...         with engine_for(job) as engine:
+...             placed = list(run_job(job, engine, outputs, references, Counts()))
+>>> [batch.tally.scored for _, batch in placed], placed[0][0].count(b"\\n")
 ([2], 2)
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import functools
+import io
+import os
+import signal
+import threading
+import time
 from collections import deque
-from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
-from matchevals.cli._jsonl_line import jsonl_line
-from matchevals.cli._pairing import ReferenceIndex, reference_lines
-from matchevals.cli._read import Chunk, Counts, Problem, Reader, Span
-from matchevals.cli._run import Kind
-from matchevals.cli._tally import Tally
-from matchevals.cli._work import Batch, ChunkWorker, Job, Pairing, encode_lines
+from matchevals._scoring import Problem
+from matchevals.cli._chunks import Batch, ChunkScorer, Job, Lines, Pairing, Partner, Span
+from matchevals.cli._output import JSON_ESCAPE
+from matchevals.cli._pairing import (
+    ReferenceIndex,
+    output_ids,
+    reference_ids,
+    reference_lines,
+)
+from matchevals.cli._read import Chunk, InputError, Reader
+from matchevals.cli._value_text import ValueText
+from matchevals.report._lines import jsonl_line
+from matchevals.report._stats import Tally
+from matchevals.report._summary import Counts, Kind
 
 __all__ = [
+    "AHEAD_PER_WORKER",
     "CHUNK_BYTES",
     "CHUNK_LINES",
-    "HELD_PER_WORKER",
-    "Engine",
-    "InProcess",
+    "WorkerError",
+    "can_fork",
+    "engine_for",
+    "in_order",
     "job_for",
     "run_job",
 ]
 
 CHUNK_LINES = 1000
 CHUNK_BYTES = 1 << 20
-HELD_PER_WORKER = 2
-"""Most chunks a worker holds not yet scored: the one it scores and the next one, so that it
-never waits for work, and at the end of the input no worker has more than one chunk left."""
+AHEAD_PER_WORKER = 2
+"""Chunks in flight per worker: the one it scores and the next, so it never waits for work."""
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Set to 1 in a worker process unless already set: a worker has one core, and numpy's BLAS
+would start a thread per core (which spin for a while even when never given work)."""
 
 
-class Pending(Protocol):
-    def result(self) -> Any: ...
-
-    def done(self) -> bool:
-        """True once the answer has come (``result`` then returns at once)."""
-        ...
+class WorkerError(Exception):
+    """A worker process died during the run (killed, say): exit 2, said in one line."""
 
 
-class Engine(Protocol):
-    """Runs :class:`ChunkWorker` calls on ``size`` workers, in order for each worker (a
-    ``read`` may overtake the calls sent before it); ``reads_files``: the workers can open the
-    reading process's files themselves."""
+Submit = Callable[[Lines], Callable[[], Batch]]
+"""Start scoring a chunk; the function returned waits for its batch."""
 
-    size: int
-    reads_files: bool
 
-    def submit(self, worker: int, method: str, *args: Any) -> Pending: ...
+class Engine(NamedTuple):
+    """How to submit a chunk, how many chunks to submit beyond the one awaited, and whether
+    the workers read the lines of a JSONL file themselves (sent :class:`Span` s)."""
 
-    def wait(self) -> None:
-        """Block until one more call is answered (at once when none is outstanding)."""
-        ...
+    submit: Submit
+    ahead: int
+    reads_files: bool = False
 
-    def close(self) -> None: ...
 
-    def __enter__(self) -> Engine: ...
-
-    def __exit__(self, kind: object, *exc: object) -> None: ...
+def _read_span(span: Span, descriptor: int) -> list[bytes]:
+    """The lines of ``span``, read from ``descriptor`` (the file at its path); an
+    :class:`InputError` if the file changed since they were found."""
+    data = os.pread(descriptor, span.end - span.start, span.start)
+    lines = io.BytesIO(data).readlines()
+    cut = data[-1:] != b"\n" and os.fstat(descriptor).st_size != span.end  # a line cut short
+    if len(data) != span.end - span.start or len(lines) != span.count or cut:
+        raise InputError(f"{span.path}: the file changed while it was being read")
+    return lines
 
 
 def job_for(
@@ -102,196 +118,265 @@ def job_for(
     encoding: str = "utf-8",
 ) -> Job:
     """The job for these inputs: pairing by id, with one reference, or by position."""
-    pairing: Pairing = "id" if id_key else "one" if references is None else "position"
+    pairing: Pairing = "one" if references is None else "id" if id_key else "position"
     side = references.side if references is not None else outputs.side
-    reference_file = None
-    if pairing == "id" and references is not None and references.jsonl_path is not None:
-        reference_file = str(references.jsonl_path.resolve())
     return Job(
         kind, options, pairing, outputs.side, side, id_key, reference, lines, worst, details,
-        reference_file, encoding,
+        encoding,
     )  # fmt: skip
-
-
-class _Done:
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def result(self) -> Any:
-        return self.value
-
-    def done(self) -> bool:
-        return True
-
-
-class InProcess:
-    """One worker: this process."""
-
-    size = 1
-    reads_files = True
-
-    def __init__(self, job: Job) -> None:
-        self._worker = ChunkWorker(job)
-
-    def submit(self, worker: int, method: str, *args: Any) -> Pending:
-        return _Done(getattr(self._worker, method)(*args))
-
-    def wait(self) -> None:
-        return None  # every call is answered when it is made
-
-    def close(self) -> None:
-        self._worker.close()
-
-    def __enter__(self) -> InProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def run_job(
     job: Job, engine: Engine, outputs: Reader, references: Reader | None, counts: Counts
-) -> Iterator[Batch]:
-    """Every batch of the report, in input order; ``counts`` is kept up to date."""
+) -> Iterator[tuple[bytes, Batch]]:
+    """Every batch of the report in input order, numbered, with its report lines encoded;
+    ``counts`` is kept up to date."""
     if references is None:
         counts.references = None
     index: ReferenceIndex | None = None
     if job.pairing == "id":
         assert references is not None and job.id_key is not None
         index = ReferenceIndex(job.id_key, references.side)
-        yield _index_references(job, engine, references, index, counts)
-    yield from _score_outputs(job, engine, outputs, references, index, counts)
+        yield _problems(job, _index_references(job, references, index))
+        counts.references = references.read_so_far
+    chunks = _chunks(job, outputs, references, index, engine.reads_files)
+    numbered = 0
+    for batch in in_order(engine.submit, engine.ahead, chunks):
+        yield batch.place(numbered, job.encoding), batch
+        numbered += batch.pairs
+    counts.outputs = outputs.read_so_far
     if index is not None:
         assert references is not None
-        yield _from_reader(job, index.orphans(references.fetch))
-    if job.details:
-        asked = [engine.submit(worker, "details") for worker in range(engine.size)]
-        kept = [example for answer in asked for example in answer.result()]
-        yield Batch(b"", Tally(job.kind, job.worst), 0, details=kept)
-
-
-def _from_reader(job: Job, problems: list[Any]) -> Batch:
-    """A batch of problems the reader found itself."""
-    tally = Tally(job.kind, job.worst)
-    for problem in problems:
-        tally.add(problem)
-    lines = [jsonl_line(problem) for problem in problems] if job.lines else []
-    return Batch(encode_lines(lines, job.encoding), tally, len(problems))
-
-
-def _index_references(
-    job: Job, engine: Engine, references: Reader, index: ReferenceIndex, counts: Counts
-) -> Batch:
-    """Index the references (their ids read by the workers); the problems in file order."""
-    problems: list[tuple[int, Problem]] = []
-    pending: deque[tuple[int, Pending]] = deque()
-    limit = 2 * engine.size
-    while True:
-        chunk = _take(engine, references, CHUNK_LINES, CHUNK_BYTES)
-        if len(chunk):
-            held = (worker for worker, answer in pending if not answer.done())
-            worker, _ = _fewest_held(engine.size, held)
-            pending.append((worker, engine.submit(worker, "index", chunk)))
-        while pending and (len(pending) >= limit or not len(chunk)):
-            ids, places = pending.popleft()[1].result()
-            problems += index.add(ids, places, references.fetch)
-        if not len(chunk):
-            break
-    counts.references = references.read_so_far
-    problems.sort(key=lambda found: found[0])
-    return _from_reader(job, [problem for _, problem in problems])
-
-
-def _score_outputs(
-    job: Job,
-    engine: Engine,
-    outputs: Reader,
-    references: Reader | None,
-    index: ReferenceIndex | None,
-    counts: Counts,
-) -> Iterator[Batch]:
-    """Each chunk to the worker holding the fewest: read, then (in order) numbered and
-    scored, each step taken as soon as its answer has come."""
-    reading: deque[tuple[int, int, Chunk | Span, Pending]] = deque()
-    scoring: deque[tuple[int, Pending]] = deque()
-    size = engine.size
-    # this process scores one chunk at a time (reading ahead would only keep more values alive)
-    in_flight = 1 if isinstance(engine, InProcess) else 6 * size + 1
-    number, first, exhausted = 0, 0, False
-    by_position = job.pairing == "position"
-    while True:
-        while not exhausted and len(reading) + len(scoring) < in_flight:
-            held = [worker for _, worker, _, _ in reading]
-            held += [worker for worker, answer in scoring if not answer.done()]
-            worker, holding = _fewest_held(size, held)
-            if holding >= HELD_PER_WORKER:
-                break
-            chunks = _next_chunks(outputs, references if by_position else None, engine)
-            if chunks is None:
-                exhausted = True
-                break
-            chunk, partner = chunks
-            reading.append(
-                (number, worker, chunk, engine.submit(worker, "read", number, chunk, partner))
-            )
-            number += 1
-        if reading and reading[0][3].done():
-            chunk_number, worker, chunk, answer = reading.popleft()
-            decisions = lines = None
-            if index is not None:
-                assert references is not None
-                decisions, pairs = index.decide(answer.result(), job.outputs, chunk.first)
-                if not (engine.reads_files and job.reference_file):
-                    lines = reference_lines(decisions, references.fetch)
-            else:
-                pairs = answer.result()
-            scoring.append(
-                (worker, engine.submit(worker, "score", chunk_number, first, decisions, lines))
-            )
-            first += pairs
-            continue
-        if scoring and scoring[0][1].done():
-            yield scoring.popleft()[1].result()
-            continue
-        if not reading and not scoring:
-            break
-        # the next read to number, the next batch to yield and a worker's room for one more
-        # chunk are all awaited: whichever answer comes first is acted on
-        engine.wait()
-    counts.outputs = outputs.read_so_far
-    if by_position:
-        assert references is not None
+        yield _problems(job, index.orphans(references.fetch))
+    elif references is not None:
         counts.references = references.read_so_far
 
 
-def _next_chunks(
-    outputs: Reader, partners: Reader | None, engine: Engine
-) -> tuple[Chunk | Span, Chunk | Span | None] | None:
-    """The next chunk of outputs and, pairing by position, of as many references (as spans
-    where the workers read the files); None once both files are read."""
-    chunk = _take(engine, outputs, CHUNK_LINES, CHUNK_BYTES)
-    if partners is None:
-        return (chunk, None) if len(chunk) else None
-    count = len(chunk) or CHUNK_LINES
-    partner = _take(engine, partners, count, float("inf") if len(chunk) else CHUNK_BYTES)
-    return (chunk, partner) if len(chunk) or len(partner) else None
+def in_order(submit: Submit, ahead: int, chunks: Iterable[Lines]) -> Iterator[Batch]:
+    """Each chunk's batch, in order, with at most ``ahead`` chunks submitted beyond the one
+    whose batch is awaited."""
+    pending: deque[Callable[[], Batch]] = deque()
+    for chunk in chunks:
+        pending.append(submit(chunk))
+        if len(pending) > ahead:
+            yield pending.popleft()()
+    while pending:
+        yield pending.popleft()()
 
 
-def _take(engine: Engine, reader: Reader, count: int, max_bytes: float) -> Chunk | Span:
-    """The next chunk of ``reader``: where its lines are, for workers that read the files
-    themselves; else the lines."""
-    if engine.reads_files:
-        return reader.span(count, max_bytes)
-    return reader.read(count, max_bytes)
+def _problems(job: Job, problems: list[Problem]) -> tuple[bytes, Batch]:
+    """A batch of problems this process found itself (pairing by id)."""
+    tally = Tally(job.worst)
+    for problem in problems:
+        tally.add(problem)
+    lines = [jsonl_line(p).encode(job.encoding, JSON_ESCAPE) + b"\n" for p in problems]
+    lines = lines if job.lines else []
+    return b"".join(lines), Batch(lines, [-1] * len(lines), tally, items=len(problems))
 
 
-def _fewest_held(size: int, held: Iterable[int]) -> tuple[int, int]:
-    """The worker holding the fewest chunks (``held``: the worker of each chunk held; ties:
-    the lowest number), and how many it holds."""
-    counts = [0] * size
-    for worker in held:
-        counts[worker] += 1
-    fewest = min(counts)
-    return counts.index(fewest), fewest
+def _index_references(job: Job, references: Reader, index: ReferenceIndex) -> list[Problem]:
+    """Index the references; the problems found, in file order."""
+    found: list[tuple[int, Problem]] = []
+    cut = ValueText(job.id_key)
+    while chunk := references.read(CHUNK_LINES, CHUNK_BYTES):
+        ids, places = reference_ids(chunk, cut, references.side)
+        found += index.add(ids, places, references.fetch)
+    found.sort(key=lambda entry: entry[0])
+    return [problem for _, problem in found]
+
+
+def _chunks(
+    job: Job,
+    outputs: Reader,
+    references: Reader | None,
+    index: ReferenceIndex | None,
+    spans: bool = False,
+) -> Iterator[Lines]:
+    """The chunks to score: outputs with, by position, as many reference lines; by id, each
+    output's reference line (or the problem in its place). With ``spans``, the lines of a
+    JSONL file are sent as where they are."""
+    sent = functools.partial(_sent, spans)
+    while True:
+        chunk = outputs.read(CHUNK_LINES, CHUNK_BYTES)
+        if job.pairing == "position":
+            assert references is not None
+            count = len(chunk) or CHUNK_LINES
+            partner = references.read(count, float("inf") if len(chunk) else CHUNK_BYTES)
+            if not chunk and not partner:
+                return
+            first = chunk.first if chunk else partner.first
+            yield Lines(first, sent(outputs, chunk), sent(references, partner))
+            continue
+        if not chunk:
+            return
+        if index is None:
+            yield Lines(chunk.first, sent(outputs, chunk))
+            continue
+        assert references is not None and job.id_key is not None
+        ids, problems = output_ids(chunk, job.id_key, job.outputs)
+        decisions, _ = index.decide(ids, job.outputs, chunk.first)
+        texts = reference_lines(decisions, references.fetch)
+        partners: list[Partner] = []
+        for decision, problem, text in zip(decisions, problems, texts, strict=True):
+            if text is not None and type(decision) is int:
+                partners.append((text, decision))
+            else:
+                assert problem is not None or isinstance(decision, Problem)
+                partners.append(problem or decision)  # type: ignore[arg-type]
+        yield Lines(chunk.first, sent(outputs, chunk), partners=partners)
+
+
+def _sent(spans: bool, reader: Reader, chunk: Chunk) -> list[bytes] | Span:
+    """A chunk's lines, or (``spans``, a JSONL file) where they are."""
+    if not spans or reader.jsonl_path is None or not chunk.lines:
+        return chunk.lines
+    end = chunk.offsets[-1] + len(chunk.lines[-1])
+    return Span(reader.path, chunk.offsets[0], end, len(chunk.lines))
+
+
+@contextlib.contextmanager
+def engine_for(
+    job: Job, engine: str = "local", workers: int | None = None, address: str | None = None
+) -> Iterator[Engine]:
+    """Where chunks are scored: this process, ``workers`` processes, or a Ray pool."""
+    if engine == "ray":
+        with _ray_pool(job, workers, address) as pool:
+            yield pool
+    elif (workers or 1) > 1:
+        with _process_pool(job, workers or 1) as pool:
+            yield pool
+    else:
+        scorer = ChunkScorer(job)
+        yield Engine(lambda chunk: lambda: scorer(chunk), 0)  # one chunk at a time
+
+
+_scorer: ChunkScorer | None = None
+
+
+def _start_worker(job: Job, parent: int | None) -> None:
+    """A worker process: its scorer built once; Ctrl-C is the reading process's business; it
+    ends when the reading process is gone (``parent``: its id, None on Ray)."""
+    global _scorer
+    if parent is not None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Thread(target=_end_when_orphaned, args=(parent,), daemon=True).start()
+    for name in ONE_THREAD:  # before numpy is loaded, by the first chunk that needs it
+        os.environ.setdefault(name, "1")
+    _scorer = ChunkScorer(job)
+
+
+def _end_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+_descriptors: dict[str, int] = {}  # a worker's files, each opened once
+
+
+def _score(chunk: Lines) -> Batch:
+    assert _scorer is not None
+    if isinstance(chunk.outputs, Span) or isinstance(chunk.references, Span):
+        references = chunk.references
+        chunk = dataclasses.replace(
+            chunk,
+            outputs=_lines(chunk.outputs),
+            references=None if references is None else _lines(references),
+        )
+    return _scorer(chunk)
+
+
+def _lines(lines: list[bytes] | Span) -> list[bytes]:
+    """A chunk's lines, read where a span says they are."""
+    if not isinstance(lines, Span):
+        return lines
+    descriptor = _descriptors.get(lines.path)
+    if descriptor is None:
+        try:
+            descriptor = _descriptors[lines.path] = os.open(lines.path, os.O_RDONLY)
+        except OSError as error:
+            raise InputError(f"{lines.path}: {error.strerror or error}") from None
+    return _read_span(lines, descriptor)
+
+
+@contextlib.contextmanager
+def _process_pool(job: Job, workers: int) -> Iterator[Engine]:
+    """``workers`` processes, forked when this process runs no other thread (they then start at
+    once, with everything imported), else spawned."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if can_fork() else "spawn")
+    pool = ProcessPoolExecutor(workers, context, _start_worker, (job, os.getpid()))
+
+    def submit(chunk: Lines) -> Callable[[], Batch]:
+        with _died_said():
+            future: Future[Batch] = pool.submit(_score, chunk)
+
+        def result() -> Batch:
+            with _died_said():
+                return future.result()
+
+        return result
+
+    try:
+        yield Engine(submit, AHEAD_PER_WORKER * workers, reads_files=True)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+@contextlib.contextmanager
+def _died_said() -> Iterator[None]:
+    """A worker process that died (killed, say) is a WorkerError, said in one line."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        yield
+    except BrokenProcessPool:
+        raise WorkerError("a worker process died before it finished its chunk") from None
+
+
+def can_fork() -> bool:
+    """Fork is safe (and starts workers at once) only on POSIX with no other thread running."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+@contextlib.contextmanager
+def _ray_pool(job: Job, workers: int | None, address: str | None) -> Iterator[Engine]:
+    """A Ray pool of ``workers`` actors (default: one per CPU of the cluster); without an
+    address (or ``RAY_ADDRESS``) a local Ray is started for the run and stopped after it."""
+    try:
+        import importlib
+
+        ray: Any = importlib.import_module("ray")
+        pool_type: Any = importlib.import_module("ray.util.multiprocessing").Pool
+    except ImportError:
+        raise InputError("--engine ray needs Ray: pip install 'matchevals[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        import logging
+
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if workers is not None and workers > cpus:  # else the pool would refuse it in its words
+            raise InputError(f"--workers {workers}: the Ray cluster has {cpus} CPUs, one per actor")
+        size = workers or max(1, cpus)
+        pool = pool_type(size, initializer=_start_worker, initargs=(job, None))
+        try:
+            submit = pool.apply_async
+            yield Engine(lambda chunk: submit(_score, (chunk,)).get, AHEAD_PER_WORKER * size)
+        finally:
+            pool.terminate()
+    finally:
+        if started:
+            ray.shutdown()

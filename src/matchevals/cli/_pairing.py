@@ -1,17 +1,15 @@
-"""Pairing by id in the reading process, from ids alone: the reference index and its verdicts.
+"""Pairing by id in the reading process: an index from each reference id to where its line is.
 
-The references are indexed first: the workers read the ids of the reference lines (from the
-text where that is exact, :meth:`~matchevals.cli._value_text.ValueText.read_id`, else by
-parsing the line) and send back only the ids. The index keeps, per id, where its line is
-(position, byte offset, length and whether the line was parsed) packed in one integer, never
-the reference itself. So memory grows with the number of ids (about 150 bytes each), not with
-the size of the examples, and neither file is ever held whole in any process. Then, for each
-chunk of outputs, the workers send back the outputs' ids; the index decides each output's fate
-in file order (where its reference line is, as one integer: the worker that holds the output
-reads the line again from disk by byte offset and parses it; or the problem: no such
-reference, a duplicate), and numbers the pairs. Workers that cannot see the reading
-process's files (Ray actors on other machines) are sent the lines instead
-(:func:`reference_lines`).
+The references are indexed first: their ids are read from the text where that is exact
+(:meth:`~matchevals.cli._value_text.ValueText.read_id`), else by parsing the line
+(:func:`reference_ids`). The index keeps, per id, where its line is (position, byte offset,
+length and whether the line was parsed) packed in one integer, never the reference itself. So
+memory grows with the number of ids (about 150 bytes each), not with the size of the examples,
+and neither file is ever held whole. Then, for each chunk of outputs (whose ids
+:func:`output_ids` reads by parsing each line, so that a line that is not JSON is never paired),
+the index decides each output's fate in file order: where its reference line is, as one integer
+(the line is read again by byte offset, :func:`reference_lines`, and sent with the output to
+whoever scores it), or the problem: no such reference, a duplicate.
 
 A reference line whose id was read from its text is parsed when it is used, so one that is not
 JSON after all is reported then, in the place of the output it would have been scored with
@@ -42,13 +40,22 @@ None, Problem(where='out.jsonl:4', message='duplicate id 1 in the outputs', coun
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Collection
 from typing import Any, TypeAlias
 
-from matchevals.cli._read import Chunk, LineError, Problem, Side, decode
+from matchevals._scoring import LineError, Problem, decode
+from matchevals.cli._read import Chunk, Side, id_of
+from matchevals.cli._value_text import UNREAD, ValueText
 
-__all__ = ["Decision", "ReferenceIndex", "line_places", "place_of", "reference_lines"]
+__all__ = [
+    "Decision",
+    "ReferenceIndex",
+    "line_places",
+    "output_ids",
+    "place_of",
+    "reference_ids",
+    "reference_lines",
+]
 
 # By id, the fate of each output line: None (the worker's own problem with it), a Problem the
 # reader found (no such reference, a duplicate), or where the reference's line is (place_of).
@@ -89,18 +96,6 @@ class ReferenceIndex:
         """Index one chunk of reference lines (``ids[i]``: an id or the line's Problem;
         ``places[i]``: where the line is, see :func:`line_places`); the problems found, each
         with the position of the line it is about (a line ``fetch`` reads again to judge)."""
-        index = self._where
-        if not any(isinstance(ident, Problem) for ident in ids):
-            fresh = dict(zip(ids, places, strict=True))
-            if len(fresh) == len(ids) and index.keys().isdisjoint(fresh.keys()):
-                index.update(fresh)  # the usual chunk: new ids only, added at C speed
-                return []
-        return self._add_one_by_one(ids, places, fetch)
-
-    def _add_one_by_one(
-        self, ids: list[Any], places: list[int], fetch: Fetch
-    ) -> list[tuple[int, Problem]]:
-        """:meth:`add` for a chunk with problems: each line in turn."""
         problems: list[tuple[int, Problem]] = []
         index = self._where
         for place, ident in zip(places, ids, strict=True):
@@ -132,18 +127,6 @@ class ReferenceIndex:
 
     def decide(self, ids: list[Any], side: Side, first: int) -> tuple[list[Decision], int]:
         """Each output's fate (``ids[i]``: its id, None when it has none) and the pair count."""
-        index = self._where
-        if None not in ids:
-            places: list[Any] = list(map(index.get, ids))
-            if None not in places and min(places, default=0) >= 0 and len(set(ids)) == len(ids):
-                index.update(zip(ids, map(operator.invert, places), strict=True))  # all used now
-                return places, len(places)  # the usual chunk: every output has its reference
-        return self._decide_one_by_one(ids, side, first)
-
-    def _decide_one_by_one(
-        self, ids: list[Any], side: Side, first: int
-    ) -> tuple[list[Decision], int]:
-        """:meth:`decide` for a chunk with problems: each output in turn."""
         decisions: list[Decision] = []
         index, key, pairs = self._where, self.key, 0
         for position, ident in enumerate(ids, first):
@@ -183,14 +166,53 @@ class ReferenceIndex:
         return problems
 
 
+def reference_ids(chunk: Chunk, cut: ValueText, side: Side) -> tuple[list[Any], list[int]]:
+    """Each reference line's id (read from its text where that is exact, else parsed), or the
+    Problem that it has none; and where each line is (:func:`line_places`)."""
+    key = cut.key
+    assert key is not None
+    ids = [cut.read_id(line) for line in chunk.lines]
+    parsed = [i for i, ident in enumerate(ids) if ident is UNREAD]
+    for i in parsed:
+        where = side.where(chunk.first + i)
+        try:
+            ident, why = id_of(decode(chunk.lines[i]), key)
+        except LineError as error:
+            ids[i] = Problem(where, str(error))
+            continue
+        ids[i] = ident if why is None else Problem(where, why)
+    return ids, line_places(chunk, parsed)
+
+
+def output_ids(chunk: Chunk, key: str, side: Side) -> tuple[list[Any], list[Problem | None]]:
+    """Each output line's id (None where it has none) and the problem that it has none (None
+    where it has one), the line parsed whole: a line that is not JSON is never paired."""
+    ids: list[Any] = []
+    problems: list[Problem | None] = []
+    for position, line in enumerate(chunk.lines, chunk.first):
+        try:
+            ident, why = id_of(decode(line), key)
+        except LineError as error:
+            ident, why = None, str(error)
+        ids.append(ident)
+        problems.append(None if why is None else Problem(side.where(position), why))
+    return ids, problems
+
+
 def line_places(chunk: Chunk, parsed: Collection[int]) -> list[int]:
     """Where each line of ``chunk`` is, packed in one integer: its position, byte offset and
     length, and whether it was parsed (the lines at ``parsed``) to read its id."""
-    first, parsed = chunk.first, set(parsed)
-    return [
-        _pack(first + i, offset, len(line), i in parsed)
-        for i, (line, offset) in enumerate(zip(chunk.lines, chunk.offsets, strict=True))
-    ]
+    shift = 1 + 2 * _BITS
+    places = [
+        position << shift | offset << 1 + _BITS | len(line) << 1
+        for position, line, offset in zip(
+            range(chunk.first, chunk.first + len(chunk.lines)), chunk.lines, chunk.offsets,
+            strict=True,
+        )
+    ]  # fmt: skip
+    for i in parsed:
+        places[i] |= 1
+    return places
 
 
 def place_of(decision: int) -> tuple[int, int, int]:
@@ -202,7 +224,10 @@ def reference_lines(decisions: list[Decision], fetch: Fetch) -> list[bytes | Non
     """The reference line each decision names (None for a problem), read by ``fetch``."""
     lines: list[bytes | None] = []
     for decision in decisions:
-        lines.append(None if type(decision) is not int else fetch(*place_of(decision)[1:]))
+        if type(decision) is int:  # unpacked here: one per output
+            lines.append(fetch((decision >> 1 + _BITS) & _MASK, (decision >> 1) & _MASK))
+        else:
+            lines.append(None)
     return lines
 
 

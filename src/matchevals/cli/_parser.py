@@ -8,13 +8,18 @@ its epilog only for help, ``--version`` read only when asked, and the types of n
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from matchevals.cli._output import EXIT_INVALID
 
-__all__ = ["Parser", "Version", "score_in_range", "whole_number"]
+__all__ = ["ParseFailed", "Parser", "Version", "score_in_range", "whole_number"]
+
+
+class ParseFailed(Exception):
+    """A parse tried :meth:`Parser.quietly` failed (its message is argparse's)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,7 +35,21 @@ class Parser(argparse.ArgumentParser):
             self.epilog, self.lazy_epilog = self.lazy_epilog(), None
         return super().format_help()
 
+    _quiet = False
+
+    @classmethod
+    @contextlib.contextmanager
+    def quietly(cls) -> Iterator[None]:
+        """Parse errors raise :class:`ParseFailed` instead of exiting (to try a reading)."""
+        cls._quiet = True
+        try:
+            yield
+        finally:
+            cls._quiet = False
+
     def error(self, message: str) -> Any:  # exit 2 with a one-line message, as argparse does
+        if Parser._quiet:
+            raise ParseFailed(message)
         self.print_usage(sys.stderr)
         self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
 

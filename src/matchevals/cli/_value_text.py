@@ -21,14 +21,12 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 __all__ = ["UNREAD", "ValueText", "encode_value"]
 
-# json.dumps(value, ensure_ascii=False, default=repr), without building an encoder per value
-encode_value = json.JSONEncoder(ensure_ascii=False, default=repr).encode
+from matchevals.report._lines import encode_value
 
 UNREAD: Any = object()
 """What :meth:`ValueText.read_id` gives for a line whose id it cannot read from the text."""

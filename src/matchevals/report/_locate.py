@@ -183,6 +183,9 @@ def _locate(
     key: str, mismatch: Mapping[str, Any], outputs: Any, reference_outputs: Any
 ) -> Iterator[Located]:
     kind = str(mismatch.get("kind") or "value")
+    if kind in _CALL_KINDS and "name" in mismatch:
+        yield _locate_call(key, kind, mismatch, outputs, reference_outputs)
+        return
     raw_path = mismatch.get("path")
     path = parse_path(raw_path) if isinstance(raw_path, str) else []
     out_at = _locator(mismatch.get("outputs"))
@@ -235,6 +238,58 @@ def _locate(
         tuple(expected_path) if has_expected and expected_path is not None else None,
         tuple(actual_path) if has_actual and actual_path is not None else None,
     )
+
+
+_CALL_KINDS = frozenset({"arg", "matcher", "extra_call", "missing_call"})
+# where a tool call keeps its arguments: LangChain's args, OpenAI's function.arguments (an
+# object, or JSON text), Anthropic's input
+_ARGUMENTS: tuple[tuple[Token, ...], ...] = (("args",), ("function", "arguments"), ("input",))
+
+
+def _locate_call(
+    key: str, kind: str, mismatch: Mapping[str, Any], outputs: Any, reference_outputs: Any
+) -> Located:
+    """A trajectory's tool-call difference, on both sides: the argument that differs (its
+    arguments' node where they are JSON text, or where one side lacks it), or a whole call
+    without its partner, named with its tool."""
+    name = str(mismatch.get("name"))
+    raw = mismatch.get("path")
+    argument = parse_path(raw) if isinstance(raw, str) and raw else []
+    at_expected, at_actual = (
+        _argument_at(value, _locator(mismatch.get(side)), argument if kind != "extra_call"
+                     and kind != "missing_call" else None)
+        for value, side in ((reference_outputs, "reference_outputs"), (outputs, "outputs"))
+    )  # fmt: skip
+    expected, actual = mismatch.get("expected"), mismatch.get("actual")
+    if kind in ("extra_call", "missing_call"):
+        return Located(
+            key,
+            kind,
+            path_text(list(at_actual or at_expected or ())),
+            f"{name}({_short(expected)})" if kind == "missing_call" else "—",
+            f"{name}({_short(actual)})" if kind == "extra_call" else "—",
+            at_expected,
+            at_actual,
+        )
+    path = f"{name} {path_text(['args', *argument])}"
+    return Located(key, kind, path, _short(expected), _short(actual), at_expected, at_actual)
+
+
+def _argument_at(
+    value: Any, call: list[Token] | None, argument: list[Token] | None
+) -> tuple[Token, ...] | None:
+    """Where a call's ``argument`` is in ``value`` (the call itself where ``argument`` is None;
+    its arguments' node where they hold no such node); None where the call is not there."""
+    if call is None or not _exists(value, call):
+        return None
+    node = _value_at(value, call)
+    if argument is None:
+        return tuple(call)
+    for base in _ARGUMENTS:
+        if _exists(node, base):
+            whole = [*call, *base, *argument]
+            return tuple(whole) if _exists(value, whole) else (*call, *base)
+    return tuple(call)
 
 
 def _leaf(

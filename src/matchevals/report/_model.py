@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._explain_graph import trajectory_rows
+from matchevals._scoring import Scored
 from matchevals.report._examples import DEFAULT_DETAILS, NOT_GIVEN, ReportExample
 from matchevals.report._locate import locate_differences, locate_divergences
-from matchevals.report._stats import RunStats, is_superstep, why
+from matchevals.report._stats import Tally, is_superstep, score_text, why
 
 __all__ = ["DEFAULT_DETAILS", "ReportBuilder", "row_of"]
 
@@ -162,7 +163,7 @@ class ReportBuilder:
     """Collects a run, one example at a time, into the document the HTML page embeds."""
 
     details: int = DEFAULT_DETAILS
-    stats: RunStats = field(default_factory=RunStats)
+    stats: Tally = field(default_factory=lambda: Tally(worst_count=0))
     _scores: list[float] = field(default_factory=list)
     _ids: list[Any] = field(default_factory=list)
     _wheres: list[str] = field(default_factory=list)
@@ -178,7 +179,9 @@ class ReportBuilder:
 
     def add(self, example: ReportExample) -> None:
         """Add one scored example."""
-        self.stats.add(example.score, example.results)
+        self.stats.add(
+            Scored(example.index, example.id, example.where, example.score, example.results)
+        )
         for result in example.results:
             key = str(result.get("key"))
             self.kinds.add("graph" if key.startswith("graph_trajectory") else "json")
@@ -247,6 +250,7 @@ class ReportBuilder:
             "id_key": None,
         }
         base.update({k: v for k, v in summary.items() if v is not None or k not in base})
+        base["mean_score_text"] = score_text(base["mean_score"])  # as every report writes it
         return {
             "format": "matchevals-report/1",
             "summary": base,
@@ -254,6 +258,7 @@ class ReportBuilder:
                 {
                     "key": key,
                     "mean": None if math.isnan(mean) else mean,
+                    "mean_text": score_text(mean),
                     "count": count,
                     "unchecked": unchecked,
                     "superstep": is_superstep(key),

@@ -85,7 +85,7 @@
   var cards = el("div", { class: "cards" },
     card("examples scored", String(S.examples_scored), "count-scored"),
     card("invalid", String(S.invalid), "count-invalid"),
-    card("mean score", fmt(S.mean_score), "mean-score"));
+    card("mean score", S.mean_score_text || fmt(S.mean_score), "mean-score"));
   if (S.threshold !== null && S.threshold !== undefined) cards.appendChild(card("below threshold " + S.threshold, String(S.below_threshold || 0), "count-below-threshold"));
   cards.appendChild(card("with details", String(Object.keys(data.details).length), "count-details"));
   main.appendChild(cards);
@@ -139,7 +139,7 @@
     table.appendChild(head);
     rows.forEach(function (row) {
       var meter = el("div", { class: "meter" + (row.mean !== null && row.mean < 0.5 ? " low" : "") }, el("span", { style: "width:" + (row.mean === null ? 0 : row.mean * 100) + "%" }));
-      var tr = el("tr", { "data-key": row.key }, el("td", { class: "key", text: row.key }), el("td", null, meter), el("td", { class: "num", text: fmt(row.mean) }), el("td", { class: "num", text: String(row.count) }));
+      var tr = el("tr", { "data-key": row.key }, el("td", { class: "key", text: row.key }), el("td", null, meter), el("td", { class: "num", text: row.mean_text || fmt(row.mean) }), el("td", { class: "num", text: String(row.count) }));
       if (withUnchecked) tr.appendChild(el("td", { class: "num", text: String(row.unchecked) }));
       table.appendChild(tr);
     });

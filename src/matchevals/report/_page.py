@@ -1,8 +1,6 @@
-"""The command line's side of the HTML report: ``--format html`` and ``matchevals report``.
-
-The page itself is :mod:`matchevals.report`'s; here a run's items are fed to it as they are
-scored, and a saved ``--format jsonl`` run is read back into it. Nothing here is imported
-unless a page is written.
+"""The HTML page of a run: fed batch by batch as the command line scores (``--format html``),
+or read back from a run saved with ``--format jsonl`` (``matchevals report``). Nothing here is
+imported unless a page is written.
 """
 
 from __future__ import annotations
@@ -10,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from matchevals.cli._read import InputError
 from matchevals.report._html import render_page
 from matchevals.report._model import ReportBuilder
+from matchevals.report._saved import SavedRunError, read_saved_run
 
 if TYPE_CHECKING:
-    from matchevals.cli._report import Summary
-    from matchevals.cli._work import Batch
+    from matchevals.cli._chunks import Batch
+    from matchevals.report._summary import Summary
 
 __all__ = ["HtmlPage", "saved_run_page"]
 
@@ -31,9 +29,9 @@ def _note(scored: int, details: int) -> str:
 class HtmlPage:
     """Collects a run for ``--format html``: every score, the details of the worst.
 
-    The workers that score send each example's row (index, id, where, score, reason) with
-    their batch, and at the end their own worst examples with the values; the page keeps the
-    ``details`` worst of those, so what travels and what is kept stays small.
+    Each chunk's batch brings its examples' rows (index, id, where, score, reason) and its
+    own worst examples with their values; the page keeps the ``details`` worst of those, so
+    what is kept stays small.
     """
 
     def __init__(self, details: int) -> None:
@@ -77,20 +75,16 @@ def saved_run_page(
 ) -> tuple[str, str, str]:
     """``matchevals report RESULTS``: where the page goes, the page, and what it holds.
 
-    The target defaults to RESULTS with ``.html`` as its suffix; an ``InputError`` (exit 2)
-    when RESULTS is not a saved run or the page would overwrite it.
+    The target defaults to RESULTS with ``.html`` as its suffix; a ``SavedRunError`` when
+    RESULTS is not a saved run or the page would overwrite it.
     """
-    from matchevals.report._saved import SavedRunError, read_saved_run
 
     source = Path(results)
     target = output or str(source.with_suffix(".html"))
     if Path(target).resolve() == source.resolve():
-        raise InputError(f"{target}: the report would overwrite the run it is made from")
+        raise SavedRunError(f"{target}: the report would overwrite the run it is made from")
     builder = ReportBuilder(details=details)
-    try:
-        facts = read_saved_run(source, builder)
-    except SavedRunError as error:
-        raise InputError(str(error)) from None
+    facts = read_saved_run(source, builder)
     facts["title"] = title or facts.get("title") or f"matchevals {facts.get('kind', 'run')}"
     page = render_page(builder.document(**facts))
     return target, page, _note(builder.stats.scored, details)

@@ -1,4 +1,4 @@
-"""The summary of a run and its renderings: a rich table, JSON, JSON Lines, Markdown.
+"""The renderings of a run's summary: a rich table, JSON, JSON Lines, Markdown.
 
 The table fits the terminal: rich measures it (``COLUMNS`` wins when set), so tables use the
 whole width when there is room and stay unbroken down to 60 columns, where the worst examples
@@ -8,21 +8,15 @@ are listed as short blocks instead of a table.
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
-from matchevals.cli._read import Counts, Problem
-from matchevals.cli._tally import Tally
-from matchevals.report._stats import is_superstep, verdict, why
-
-if TYPE_CHECKING:
-    from matchevals.cli._run import Kind, Scored
+from matchevals._scoring import Scored
+from matchevals.report._stats import is_superstep, score_text, why
+from matchevals.report._summary import Summary
 
 __all__ = [
-    "Gates",
-    "Summary",
     "render_json",
     "render_jsonl_summary",
     "render_markdown",
@@ -34,148 +28,8 @@ MAX_PROBLEM_ROWS = 20
 NARROW = 80  # below this many columns the worst examples are blocks, not a table
 
 
-@dataclass(frozen=True)
-class Gates:
-    """What decides whether a run passed: ``--fail-under``, graph ``--threshold``, and
-    ``--skip-invalid``."""
-
-    fail_under: float | None = None
-    threshold: float | None = None
-    skip_invalid: bool = False
-
-    def words(self) -> str:
-        """``fail-under 0.9, threshold 0.8`` (empty without gates)."""
-        parts = []
-        if self.fail_under is not None:
-            parts.append(f"fail-under {self.fail_under:g}")
-        if self.threshold is not None:
-            parts.append(f"threshold {self.threshold:g}")
-        return ", ".join(parts)
-
-
-@dataclass
-class Summary:
-    """Everything reported at the end, kept in memory bounded by keys and ``worst`` rows.
-
-    Its numbers are a :class:`~matchevals.cli._tally.Tally` (``stats``): the tallies of the
-    chunks, scored wherever, merge into it exactly, so every engine reports the same bytes.
-    """
-
-    kind: Kind
-    worst_count: int = 5
-    stats: Tally = field(init=False)
-    counts: Counts = field(default_factory=Counts)
-    files: tuple[str, str] = ("outputs", "references")
-    gates: Gates = field(default_factory=Gates)
-    id_key: str | None = None
-
-    def __post_init__(self) -> None:
-        self.stats = Tally(self.kind, self.worst_count)
-
-    def add(self, item: Scored | Problem) -> None:
-        self.stats.add(item)
-
-    def merge(self, part: Tally) -> None:
-        """Add a chunk's tally (chunks are merged in input order; the means are exact sums)."""
-        self.stats.merge(part)
-
-    @property
-    def scored(self) -> int:
-        return self.stats.scored
-
-    @property
-    def problems(self) -> list[Problem]:
-        return self.stats.problems
-
-    @property
-    def invalid(self) -> int:
-        return self.stats.invalid
-
-    def count_warning(self) -> str | None:
-        """Said before anything else when the two files hold different numbers of examples."""
-        outputs, references = self.counts.outputs, self.counts.references
-        if references is None or outputs == references:
-            return None
-        return (
-            f"the files hold different numbers of examples: {self.files[0]} {outputs}, "
-            f"{self.files[1]} {references}"
-        )
-
-    @property
-    def mean(self) -> float | None:
-        """The mean example score, None when nothing was scored."""
-        return self.stats.mean
-
-    @property
-    def worst(self) -> list[Scored]:
-        """The lowest-scoring examples (below 1), lowest first, ties in input order."""
-        return [entry[2] for entry in sorted(self.stats.worst, key=lambda e: (-e[0], -e[1]))]
-
-    def verdict(self) -> tuple[bool, list[str]]:
-        """Whether the run passed its gates, and why not."""
-        return verdict(
-            mean=self.mean,
-            invalid=self.invalid or len(self.problems),
-            fail_under=self.gates.fail_under,
-            threshold=self.gates.threshold,
-            below_threshold=self.stats.below_threshold,
-            skip_invalid=self.gates.skip_invalid,
-        )
-
-    def key_rows(self) -> list[tuple[str, float, int, int]]:
-        """``(key, mean, count, unchecked)``: keys by name, then supersteps by position."""
-        return self.stats.key_rows()
-
-    def as_dict(self) -> dict[str, Any]:
-        warning = self.count_warning()
-        per_file = {self.files[0]: self.counts.outputs}
-        if self.counts.references is not None:
-            per_file[self.files[1]] = self.counts.references
-        passed, reasons = self.verdict()
-        document: dict[str, Any] = {
-            "warnings": [warning] if warning else [],
-            "kind": self.kind,
-            "files": list(self.files),
-            "passed": passed,
-            "failed_because": reasons,
-            "fail_under": self.gates.fail_under,
-        }
-        if self.kind == "graph":
-            document["threshold"] = self.gates.threshold
-            if self.gates.threshold is not None:
-                document["below_threshold"] = self.stats.below_threshold
-        document |= {
-            "examples_scored": self.scored,
-            "invalid": self.invalid,
-            "examples_per_file": per_file,
-            "id_key": self.id_key,
-            "mean_score": self.mean,
-            "per_key": {row[0]: _key_entry(*row) for row in self.key_rows()},
-            "worst": [_scored_dict(item) for item in self.worst],
-            "problems": [{"where": p.where, "message": p.message} for p in self.problems],
-        }
-        return document
-
-
-def _key_entry(key: str, mean: float, count: int, unchecked: int) -> dict[str, Any]:
-    entry: dict[str, Any] = {"mean": None if math.isnan(mean) else mean, "count": count}
-    if is_superstep(key):
-        entry["unchecked"] = unchecked
-    return entry
-
-
-def _scored_dict(item: Scored) -> dict[str, Any]:
-    return {
-        "index": item.index,
-        "id": item.id,
-        "where": item.where,
-        "score": item.score,
-        "results": item.results,
-    }
-
-
 def render_json(summary: Summary, out: IO[str]) -> None:
-    json.dump({"summary": summary.as_dict()}, out, ensure_ascii=False, indent=2, default=repr)
+    json.dump(summary.document(), out, ensure_ascii=False, indent=2, default=repr)
     out.write("\n")
 
 
@@ -186,12 +40,28 @@ def render_jsonl_summary(summary: Summary, out: IO[str]) -> None:
     out.write(json.dumps(line, ensure_ascii=False, default=repr) + "\n")
 
 
-def _fmt(value: float | None) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.4g}"
-
-
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _counts(summary: Summary, strong: Callable[[str], str]) -> str:
+    """``8 examples scored, 1 invalid, mean score 0.75`` (``strong`` marks the numbers up);
+    ``no example scored`` when nothing was, which has no mean."""
+    invalid = f"{strong(str(summary.invalid))} invalid"
+    if not summary.scored:
+        text = f"no example scored, {invalid}"
+    else:
+        count, noun = _plural(summary.scored, "example").split(" ", 1)
+        mean = strong(score_text(summary.mean))
+        text = f"{strong(count)} {noun} scored, {invalid}, mean score {mean}"
+    if summary.gates.threshold is not None:
+        below = strong(str(summary.stats.below_threshold))
+        text += f", {below} below threshold {summary.gates.threshold:g}"
+    return text
 
 
 def _headline_verdict(summary: Summary) -> tuple[str, bool, list[str]]:
@@ -224,13 +94,7 @@ def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
         "",
         *([f"> **Warning:** {_md(warning)}", ""] if warning else []),
         *([f"> **Failed because:** {_md('; '.join(reasons))}", ""] if reasons else []),
-        f"**{summary.scored}** examples scored, **{summary.invalid}** invalid, "
-        f"mean score **{_fmt(summary.mean)}**"
-        + (
-            f", **{summary.stats.below_threshold}** below threshold {summary.gates.threshold:g}"
-            if summary.gates.threshold is not None
-            else ""
-        ),
+        _counts(summary, lambda text: f"**{text}**"),
         "",
     ]
     rows = summary.key_rows()
@@ -240,7 +104,7 @@ def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
     else:
         lines += ["| key | mean | count |", "|---|---:|---:|"]
     for key, mean, count, unchecked in rows[:MAX_KEY_ROWS]:
-        cells = [_md(key), _fmt(mean), str(count)]
+        cells = [_md(key), score_text(mean), str(count)]
         if with_unchecked:
             cells.append(str(unchecked) if is_superstep(key) else "")
         lines.append("| " + " | ".join(cells) + " |")
@@ -255,7 +119,7 @@ def render_markdown(summary: Summary, out: IO[str], *, title: str) -> None:
         lines.append("|" + "|".join(rule) + "|")
         for item in summary.worst:
             cells = [_md(item.where), *([_md(_id_text(item.id))] if id_key else [])]
-            cells += [_fmt(item.score), _md(why(item.results))]
+            cells += [score_text(item.score), _md(why(item.results))]
             lines.append("| " + " | ".join(cells) + " |")
     if summary.problems:
         lines += ["", "#### Invalid input", ""]
@@ -273,17 +137,10 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     narrow = console.width < NARROW
     warning = summary.count_warning()
     if warning:
-        console.print(Text(f"warning: {warning}", style="bold yellow"), soft_wrap=True)
+        console.print(Text(f"warning: {warning}", style="bold yellow", overflow="fold"))
     heading, passed, reasons = _headline_verdict(summary)
-    headline = Text.assemble(
-        (title, "bold"),
-        f": {summary.scored} examples scored, {summary.invalid} invalid, mean score ",
-        (_fmt(summary.mean), "bold"),
-    )
-    if summary.gates.threshold is not None:
-        headline.append(
-            f", {summary.stats.below_threshold} below threshold {summary.gates.threshold:g}"
-        )
+    headline = Text.assemble((title, "bold"), ": ")
+    headline.append_text(Text.from_markup(_counts(summary, lambda text: f"[bold]{text}[/]")))
     headline.append(" — ")
     headline.append(heading, style="green" if passed else "red")
     console.print(headline)
@@ -293,9 +150,10 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     if summary.worst:
         _print_worst(console, summary, narrow)
     if summary.problems:
-        console.print(Text.assemble(("invalid input", "bold"), f" ({summary.invalid} examples):"))
-        for problem in summary.problems[:MAX_PROBLEM_ROWS]:
-            console.print(Text(f"  {problem}"), soft_wrap=True)
+        invalid = _plural(summary.invalid, "example")
+        console.print(Text.assemble(("invalid input", "bold"), f" ({invalid}):"))
+        for problem in summary.problems[:MAX_PROBLEM_ROWS]:  # long paths fold, indented
+            console.print(Padding(Text(str(problem), overflow="fold"), (0, 0, 0, 2)))
         if len(summary.problems) > MAX_PROBLEM_ROWS:
             console.print(f"  … and {len(summary.problems) - MAX_PROBLEM_ROWS} more")
 
@@ -320,7 +178,7 @@ def _print_key_tables(console: Any, summary: Summary, narrow: bool) -> None:
         keys.add_column("mean", justify="right", no_wrap=True)
         keys.add_column("count", justify="right", no_wrap=True)
         for key, mean, count, _ in plain[:MAX_KEY_ROWS]:
-            keys.add_row(Text(key), _fmt(mean), str(count))
+            keys.add_row(Text(key), score_text(mean), str(count))
         if len(plain) > MAX_KEY_ROWS:
             keys.add_row(Text(f"… {len(plain) - MAX_KEY_ROWS} more (see --format json)"), "", "")
         console.print(keys)
@@ -331,7 +189,7 @@ def _print_key_tables(console: Any, summary: Summary, narrow: bool) -> None:
         per_step.add_column("checked", justify="right", no_wrap=True)
         per_step.add_column("unchecked", justify="right", no_wrap=True)
         for key, mean, count, unchecked in steps[:MAX_KEY_ROWS]:
-            per_step.add_row(key.split()[1], _fmt(mean), str(count), str(unchecked))
+            per_step.add_row(key.split()[1], score_text(mean), str(count), str(unchecked))
         if len(steps) > MAX_KEY_ROWS:
             per_step.add_row(f"… {len(steps) - MAX_KEY_ROWS} more", "", "", "")
         console.print(per_step)
@@ -358,7 +216,7 @@ def _print_worst(console: Any, summary: Summary, narrow: bool) -> None:
             head = Text.assemble((_place(summary, item), "bold"))
             if with_id:
                 head.append(f"  {summary.id_key} {_id_text(item.id)}")
-            head.append(f"  score {_fmt(item.score)}")
+            head.append(f"  score {score_text(item.score)}")
             console.print(head)
             reason = why(item.results)
             if reason:
@@ -374,6 +232,6 @@ def _print_worst(console: Any, summary: Summary, narrow: bool) -> None:
         cells: list[Any] = [Text(_place(summary, item))]
         if with_id:
             cells.append(Text(_id_text(item.id)))
-        cells += [_fmt(item.score), Text(why(item.results))]
+        cells += [score_text(item.score), Text(why(item.results))]
         worst.add_row(*cells)
     console.print(worst)
