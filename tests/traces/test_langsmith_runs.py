@@ -80,7 +80,7 @@ def _runs(evaluators: list[Any]) -> list[Any]:
         data=[_example()],
         evaluators=evaluators,
         upload_results=False,
-        client=tracing_client(),  # fmt: skip # noqa: E501
+        client=tracing_client(),
     )
     return list(results)
 
@@ -133,15 +133,15 @@ async def test_aevaluate_takes_the_async_twin() -> None:
         data=[_example()],
         evaluators=[evaluator],
         upload_results=False,
-        client=tracing_client(),  # fmt: skip # noqa: E501
+        client=tracing_client(),
     )
     rows = [row async for row in results]
     assert rows[0]["evaluation_results"]["results"][0].score is True
 
 
 def test_run_dicts_refuse_what_they_cannot_read() -> None:
-    llm = {"id": "r1", "name": "model", "run_type": "llm", "inputs": {"messages": [[{"type": "human", "content": "hi"}]]},  # fmt: skip # noqa: E501
-           "outputs": {"generations": [[{"message": {"type": "ai", "content": "a"}}, {"message": {"type": "ai", "content": "b"}}]]}}  # fmt: skip # noqa: E501
+    llm = {"id": "r1", "name": "model", "run_type": "llm", "inputs": {"messages": [[{"type": "human", "content": "hi"}]]},  # noqa: E501
+           "outputs": {"generations": [[{"message": {"type": "ai", "content": "a"}}, {"message": {"type": "ai", "content": "b"}}]]}}  # noqa: E501
     with pytest.raises(TraceError, match=r"r1 \('model'\).*2 generations \(choices\)"):
         trajectory_from_langsmith_run({"id": "root", "run_type": "chain", "child_runs": [llm]})
     with pytest.raises(TraceError, match="no LangGraph run"):
@@ -157,6 +157,6 @@ def test_run_dicts_refuse_what_they_cannot_read() -> None:
                         "outputs": {"generations": [[{"message": {"type": "ai", "content": "a"}}]]},
                     }
                 ],
-            },  # fmt: skip # noqa: E501
+            },
             reference_outputs={},
         )

@@ -31,7 +31,7 @@ def _calls(*calls: tuple[str, str, dict]) -> dict:
 
 
 def test_llm_and_tool_spans_read_with_parallel_calls() -> None:
-    with recording(schema_url=None) as (tracer, spans):
+    with recording(schema_url=None) as (tracer, spans):  # noqa: SIM117
         with tracer.start_as_current_span("agent", attributes={LLM: "AGENT"}):
             user = {"role": "user", "content": "Weather and news?"}
             _llm(tracer, [{"role": "system", "content": "brief"}, user],

@@ -36,11 +36,11 @@ def _parallel_agent(tracer, *, tools: bool = True) -> None:
             {
                 "role": "tool",
                 "parts": [{"type": "tool_call_response", "id": "c1", "response": "sunny"}],
-            },  # fmt: skip # noqa: E501
+            },
             {
                 "role": "tool",
                 "parts": [{"type": "tool_call_response", "id": "c2", "response": "busy"}],
-            },  # fmt: skip # noqa: E501
+            },
         ]
         chat(tracer, [system, USER, *answers], [{"type": "text", "content": "Sunny; AI is busy."}])
 
@@ -58,7 +58,7 @@ def test_parallel_calls_keep_their_turn_and_score_strictly() -> None:
     strict = create_trajectory_match_evaluator(trajectory_match_mode="strict")
     assert strict(outputs=trajectory, reference_outputs=REFERENCE)["score"] is True
     # the same calls split over two turns are a different structure
-    split = [REFERENCE[0], {**REFERENCE[1], "tool_calls": REFERENCE[1]["tool_calls"][:1]}, REFERENCE[2],
+    split = [REFERENCE[0], {**REFERENCE[1], "tool_calls": REFERENCE[1]["tool_calls"][:1]}, REFERENCE[2],  # noqa: E501
              {**REFERENCE[1], "tool_calls": REFERENCE[1]["tool_calls"][1:]}, REFERENCE[3], REFERENCE[4]]  # fmt: skip # noqa: E501
     assert strict(outputs=trajectory, reference_outputs=split)["score"] is False
 
@@ -86,32 +86,29 @@ def test_a_tool_call_without_arguments_is_refused_naming_the_span() -> None:
 
 
 def test_a_tool_span_tied_to_no_call_is_refused() -> None:
-    with recording() as (tracer, spans):
-        with tracer.start_as_current_span("agent"):
-            chat(tracer, [USER], [call("c1", "get_weather", city="SF")])
-            tool(tracer, "get_weather", "c9")
+    with recording() as (tracer, spans), tracer.start_as_current_span("agent"):
+        chat(tracer, [USER], [call("c1", "get_weather", city="SF")])
+        tool(tracer, "get_weather", "c9")
     (problem,) = read_spans(spans).problems
     assert problem.name == "execute_tool get_weather"
     assert "'c9'" in problem.message
 
 
 def test_a_call_whose_result_is_nowhere_while_the_agent_went_on_is_refused() -> None:
-    with recording() as (tracer, spans):
-        with tracer.start_as_current_span("agent"):
-            chat(tracer, [USER], [call("c1", "get_weather", city="SF")])
-            chat(tracer, [USER], [{"type": "text", "content": "done"}])
+    with recording() as (tracer, spans), tracer.start_as_current_span("agent"):
+        chat(tracer, [USER], [call("c1", "get_weather", city="SF")])
+        chat(tracer, [USER], [{"type": "text", "content": "done"}])
     (problem,) = read_spans(spans).problems
     assert "has no result" in problem.message
 
 
 def test_a_tool_span_without_call_id_ties_only_when_unambiguous() -> None:
-    with recording() as (tracer, spans):
-        with tracer.start_as_current_span("agent"):
-            chat(tracer, [USER], [call(None, "get_weather", city="SF")])
-            tool(tracer, "get_weather", None, "sunny")
+    with recording() as (tracer, spans), tracer.start_as_current_span("agent"):
+        chat(tracer, [USER], [call(None, "get_weather", city="SF")])
+        tool(tracer, "get_weather", None, "sunny")
     (trajectory,) = trajectories_from_spans(spans)
     assert trajectory["messages"][-1]["content"] == "sunny"
-    with recording() as (tracer, spans):
+    with recording() as (tracer, spans):  # noqa: SIM117
         with tracer.start_as_current_span("agent"):
             chat(tracer, [USER], [call(None, "get_weather", city="SF"), call(None, "get_weather", city="LA")])  # fmt: skip # noqa: E501
             tool(tracer, "get_weather", None, "sunny")
@@ -121,7 +118,7 @@ def test_a_tool_span_without_call_id_ties_only_when_unambiguous() -> None:
 
 
 def test_older_and_unknown_convention_versions_are_refused_clearly() -> None:
-    with recording() as (tracer, spans):
+    with recording() as (tracer, spans):  # noqa: SIM117
         with tracer.start_as_current_span("chat old", attributes={"gen_ai.operation.name": "chat"}) as span:  # fmt: skip # noqa: E501
             span.add_event("gen_ai.choice", {"index": 0})
     (problem,) = read_spans(spans).problems
@@ -172,9 +169,8 @@ def test_otlp_json_files_read_like_the_spans(tmp_path: Path) -> None:
 
 
 def test_traces_without_agent_spans_are_skipped_and_bad_items_refused() -> None:
-    with recording() as (tracer, spans):
-        with tracer.start_as_current_span("GET /health"):
-            pass
+    with recording() as (tracer, spans), tracer.start_as_current_span("GET /health"):
+        pass
     assert read_spans(spans).trajectories == [] and read_spans(spans).problems == []
     with pytest.raises(TypeError, match=r"spans\[0\] is int"):
         read_spans([3])
