@@ -140,8 +140,20 @@ async def test_aevaluate_takes_the_async_twin() -> None:
 
 
 def test_run_dicts_refuse_what_they_cannot_read() -> None:
-    llm = {"id": "r1", "name": "model", "run_type": "llm", "inputs": {"messages": [[{"type": "human", "content": "hi"}]]},  # noqa: E501
-           "outputs": {"generations": [[{"message": {"type": "ai", "content": "a"}}, {"message": {"type": "ai", "content": "b"}}]]}}  # noqa: E501
+    llm = {
+        "id": "r1",
+        "name": "model",
+        "run_type": "llm",
+        "inputs": {"messages": [[{"type": "human", "content": "hi"}]]},
+        "outputs": {
+            "generations": [
+                [
+                    {"message": {"type": "ai", "content": "a"}},
+                    {"message": {"type": "ai", "content": "b"}},
+                ]
+            ]
+        },
+    }
     with pytest.raises(TraceError, match=r"r1 \('model'\).*2 generations \(choices\)"):
         trajectory_from_langsmith_run({"id": "root", "run_type": "chain", "child_runs": [llm]})
     with pytest.raises(TraceError, match="no LangGraph run"):

@@ -55,11 +55,19 @@ def test_a_real_run_reads_with_its_parallel_turn() -> None:
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "tool", "assistant"]
     assert messages[2] == {"role": "tool", "tool_call_id": "c1", "content": "sunny in SF"}
     assert messages_from_agent_items(result.to_input_list()) == messages
-    reference = [{"role": "user", "content": ""},
-                 {"role": "assistant", "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "LA"}}},  # noqa: E501
-                                                      {"function": {"name": "get_weather", "arguments": {"city": "SF"}}}]},  # noqa: E501
-                 {"role": "tool", "content": ""}, {"role": "tool", "content": ""},
-                 {"role": "assistant", "content": "Sunny in both."}]
+    reference = [
+        {"role": "user", "content": ""},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"function": {"name": "get_weather", "arguments": {"city": "LA"}}},
+                {"function": {"name": "get_weather", "arguments": {"city": "SF"}}},
+            ],
+        },
+        {"role": "tool", "content": ""},
+        {"role": "tool", "content": ""},
+        {"role": "assistant", "content": "Sunny in both."},
+    ]
     strict = create_trajectory_match_evaluator(trajectory_match_mode="strict")
     assert strict(outputs=messages, reference_outputs=reference)["score"] is True
     sequential = _run([[_call("c1", "SF")], [_call("c2", "LA")], [_text("Sunny in both.")]])
