@@ -4,9 +4,10 @@ tool calls and the call a tool message answers. Read by attribute and key; LangC
 imported.
 
 >>> read_message({"lc": 1, "type": "constructor", "id": ["langchain", "AIMessage"],
-...     "kwargs": {"content": "", "tool_calls": [{"name": "f", "args": {"x": 1}, "id": "c1"}]}})
-LangChainMessage(role='assistant', text=None, calls=[Call(id='c1', name='f', arguments={'x': 1})], tool_call_id=None)
-"""  # noqa: E501
+...     "kwargs": {"content": "", "tool_calls": [{"name": "f", "args": {"x": 1}, "id": "c1"}]}},
+...     "message", Site("t", "r", "model")).calls
+[Call(id='c1', name='f', arguments={'x': 1})]
+"""
 
 from __future__ import annotations
 
