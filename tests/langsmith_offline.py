@@ -33,6 +33,17 @@ def offline_client() -> Client:
     return Client(api_key="offline", api_url="http://127.0.0.1:9", auto_batch_tracing=False)
 
 
+def tracing_client() -> Client:
+    """An offline client under which LangChain and LangGraph runs are traced into the run tree
+    an evaluator receives, with nothing sent (sampled out: no upload is tried, no retries)."""
+    return Client(
+        api_key="offline",
+        api_url="http://127.0.0.1:9",
+        auto_batch_tracing=False,
+        tracing_sampling_rate=0,
+    )
+
+
 def run_traced(call: Callable[[], Any]) -> RunTree:
     """Run ``call`` inside a locally traced parent run and return that run (children included)."""
     finished: list[RunTree] = []

@@ -121,6 +121,7 @@ _JSON_EXAMPLES = (
 _TRAJECTORY_EXAMPLES = (
     "matchevals trajectory out.jsonl ref.jsonl --trajectory-match-mode superset",
     "matchevals trajectory out.jsonl ref.jsonl --id-key id --workers 2 --format markdown",
+    "matchevals trajectory --from otel traces.json ref.jsonl --id-key id",
 )
 _GRAPH_EXAMPLES = (
     "matchevals graph runs.jsonl reference.json --partial-credit --threshold 0.8",
@@ -210,6 +211,14 @@ def _add_trajectory(commands: Any, command: str | None, names: dict[str, list[st
         )
         trajectory_cmd.add_argument(
             "references", metavar="REFERENCES", help="the references: .jsonl or .json"
+        )
+        trajectory_cmd.add_argument(
+            "--from",
+            dest="from_source",
+            choices=("otel", "adk"),
+            help="read OUTPUTS as traces: an OTLP JSON file (otel: one trajectory per trace, id "
+            "= trace id), or ADK eval files (adk: OUTPUTS an eval result, REFERENCES an eval "
+            "set or result; id = eval_id/invocation_id). E.g. --from otel --id-key id",
         )
         trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
         names["trajectory"] = add_factory_flags(
@@ -376,7 +385,12 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "report":
             return run_report(args)
         kind: Kind = args.command
-        return run_scoring(args, kind, given_options(args, names[kind]), names[kind])
+        options = given_options(args, names[kind])
+        if getattr(args, "from_source", None):
+            from matchevals.cli._traces import run_from_traces
+
+            return run_from_traces(args, lambda a: run_scoring(a, kind, options, names[kind]))
+        return run_scoring(args, kind, options, names[kind])
     except (InputError, OutputOpenError, ReportError, WorkerError) as error:
         print(f"matchevals: error: {error}", file=sys.stderr)
         return EXIT_INVALID

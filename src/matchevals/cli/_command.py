@@ -162,7 +162,8 @@ def run_scoring(
 
 def _summary(args: argparse.Namespace, kind: Kind, options: dict[str, Any]) -> Summary:
     summary = Summary(kind, worst_count=max(0, args.worst))
-    summary.files = (args.outputs, args.references)
+    shown = getattr(args, "shown_files", None)  # --from: the trace files, not their conversion
+    summary.files = shown or (args.outputs, args.references)
     summary.id_key = args.id_key
     summary.gates = Gates(args.fail_under, options.get("threshold"), args.skip_invalid)
     return summary
