@@ -6,6 +6,7 @@
     matchevals trajectory OUTPUTS REFERENCES [options]  # agent messages and tool calls
     matchevals graph RUNS REFERENCE [options]           # LangGraph trajectories against a reference
     matchevals report RESULTS.jsonl [-o FILE]           # HTML page of a saved --format jsonl run
+    matchevals compare BASE.jsonl NEW.jsonl [options]   # two saved runs compared, with statistics
     matchevals demo                                     # the main job on bundled example data
 
 Exit status: ``0`` every example scored and every gate passed (``--fail-under``, graph
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from matchevals.cli import _help
+from matchevals.cli._compare import add_compare
 from matchevals.cli._flags import add_factory_flags, given_options
 from matchevals.cli._judge import judge_spec
 from matchevals.cli._output import (
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 
 FORMATS = ("table", "json", "jsonl", "markdown", "html")
-COMMANDS = ("json", "trajectory", "graph", "report", "demo")
+COMMANDS = ("json", "trajectory", "graph", "report", "compare", "demo")
 HTML_DETAILS = 1000  # matchevals.report.DEFAULT_DETAILS, not imported for --help (tested equal)
 
 
@@ -151,6 +153,7 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
     _add_trajectory(commands, command, names)
     _add_graph(commands, command, names)
     _add_report(commands, command)
+    add_compare(commands, command)
     demo_cmd = commands.add_parser(
         "demo", help="run the main job on bundled example data", description="Run the demos."
     )
@@ -384,6 +387,10 @@ def _main(argv: Sequence[str] | None) -> int:
             return run_demo(graph=not args.no_graph)
         if args.command == "report":
             return run_report(args)
+        if args.command == "compare":
+            from matchevals.cli._compare import run_compare
+
+            return run_compare(args)
         kind: Kind = args.command
         options = given_options(args, names[kind])
         if getattr(args, "from_source", None):

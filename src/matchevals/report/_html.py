@@ -64,12 +64,15 @@ def _json(document: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render_page(document: dict[str, Any]) -> str:
-    """The page for a document built by :class:`~matchevals.report._model.ReportBuilder`."""
+def render_page(document: dict[str, Any], script: str = "report.js") -> str:
+    """The page for a document built by :class:`~matchevals.report._model.ReportBuilder`
+    (drawn by ``report.js``), or for another page's document drawn by its own ``script``
+    (``compare.js``); the styles and the helpers every page draws with (``page.js``) are
+    shared."""
     title = document["summary"].get("title") or "matchevals report"
     return _PAGE.format(
         title=html.escape(str(title)),
         css=_asset("report.css"),
-        js=_asset("report.js"),
+        js=_asset("page.js") + "\n" + _asset(script),
         data=_json(document),
     )

@@ -11,11 +11,12 @@ the rest (:func:`example_body`, made where the example is scored).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from matchevals._scoring import Problem, Scored
 
-__all__ = ["encode_value", "example_body", "example_head", "jsonl_line"]
+__all__ = ["encode_value", "example_body", "example_head", "jsonl_line", "read_head"]
 
 # json.dumps(value, ensure_ascii=False, default=repr), without building an encoder per value
 encode_value = json.JSONEncoder(ensure_ascii=False, default=repr).encode
@@ -70,3 +71,34 @@ def _scalar(value: Any) -> str:
     if kind is int or (kind is float and value - value == 0):
         return repr(value)
     return encode_value(value)
+
+
+_HEAD = re.compile(
+    rb'\{"type": "example", "index": (0|[1-9][0-9]{0,17}), "id": '
+    rb'(?:"([^"\\\x00-\x1f]*)"|(-?(?:0|[1-9][0-9]{0,17}))), "where": '
+)
+
+
+def read_head(line: bytes) -> tuple[int, Any] | None:
+    """An example line's index and id read from its head, as :func:`example_head` and
+    :func:`example_body` write it, without parsing the line; None where the head is written
+    otherwise (an id that is a float or holds escapes, a line from elsewhere). The rest of the
+    line is not read: whoever uses the line parses it and finds a line that is not JSON, or
+    whose id is not this one after all.
+
+    >>> read_head(b'{"type": "example", "index": 3, "id": "a-1", "where": "o.jsonl:4"}')
+    (3, 'a-1')
+    >>> read_head(b'{"type": "example", "index": 3, "id": 7, "where": "o.jsonl:8"}')
+    (3, 7)
+    >>> read_head(b'{"type": "summary", "kind": "json"}') is None
+    True
+    """
+    match = _HEAD.match(line)
+    if match is None:
+        return None
+    if match[3] is not None:
+        return int(match[1]), int(match[3])
+    try:
+        return int(match[1]), match[2].decode()
+    except UnicodeDecodeError:
+        return None

@@ -23,7 +23,7 @@ from matchevals.report._examples import DEFAULT_DETAILS, NOT_GIVEN, ReportExampl
 from matchevals.report._locate import locate_differences, locate_divergences
 from matchevals.report._stats import Tally, is_superstep, score_text, why
 
-__all__ = ["DEFAULT_DETAILS", "ReportBuilder", "row_of"]
+__all__ = ["DEFAULT_DETAILS", "VALUES_BUDGET", "ReportBuilder", "detail_within", "row_of"]
 
 VALUES_LIMIT = 100_000
 VALUES_BUDGET = 20_000_000
@@ -287,24 +287,32 @@ def _embedded_details(kept: list[Any]) -> dict[str, Any]:
     budget = VALUES_BUDGET
     details: dict[str, Any] = {}
     for _, _, _, example in kept:
-        detail = _detail(example)  # for the kept worst only, once
-        values = detail.pop("values")
-        size = detail["size"]
-        if values is not None and size <= VALUES_LIMIT and size <= budget:
-            budget -= size
-            detail["outputs"], detail["reference_outputs"] = values
-            detail["omitted"] = None
-        elif values is not None:
-            detail["omitted"] = (
-                f"values of {size:,} characters of JSON are larger than the "
-                f"{VALUES_LIMIT:,} an example may embed"
-                if size > VALUES_LIMIT
-                else "values left out: the page's budget went to worse examples"
-            )
-        else:
-            detail["omitted"] = "only results were given, not the values"
+        detail, budget = detail_within(example, budget)  # for the kept worst only, once
         details[str(detail["index"])] = detail
     return details
+
+
+def detail_within(example: ReportExample, budget: int) -> tuple[dict[str, Any], int]:
+    """An example's details for a page (results, located differences, swimlanes), its values
+    embedded if they fit ``budget`` characters of JSON (and said to be left out if not); and
+    the budget left."""
+    detail = _detail(example)
+    values = detail.pop("values")
+    size = detail["size"]
+    if values is not None and size <= VALUES_LIMIT and size <= budget:
+        budget -= size
+        detail["outputs"], detail["reference_outputs"] = values
+        detail["omitted"] = None
+    elif values is not None:
+        detail["omitted"] = (
+            f"values of {size:,} characters of JSON are larger than the "
+            f"{VALUES_LIMIT:,} an example may embed"
+            if size > VALUES_LIMIT
+            else "values left out: the page's budget went to worse examples"
+        )
+    else:
+        detail["omitted"] = "only results were given, not the values"
+    return detail, budget
 
 
 def row_of(

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 from matchevals._scoring import Problem, Scored, example_score, result_score
@@ -160,6 +161,18 @@ class Mean:
         if self.unusual:
             return self.unusual
         return self.total / (self.count << _BITS)
+
+    @property
+    def sum(self) -> Fraction:
+        """The exact sum of the finite values added.
+
+        >>> mean = Mean()
+        >>> for value in (0.5, 0.25):
+        ...     mean.add(value)
+        >>> mean.sum
+        Fraction(3, 4)
+        """
+        return Fraction(self.total, 1 << _BITS)
 
 
 def _key_order(name: str) -> tuple[int, Any]:
