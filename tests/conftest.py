@@ -24,6 +24,7 @@ SLOW = (
     "tests/docs/test_examples_in_docs.py::test_the_examples_of_the_page_run[docs/guides/at-scale",
     "tests/cli/test_fresh_clone.py",  # a clone installed into a new virtual environment
     "tests/report/test_report_in_browser.py",  # headless Chromium
+    "tests/compare/test_compare_in_browser.py",
     "tests/docs/test_site_in_browser.py",
     "tests/testing/test_pytest_plugin",  # pytest run again in a fresh interpreter
     "tests/testing/test_plugin_comparisons.py",

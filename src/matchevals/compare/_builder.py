@@ -38,6 +38,7 @@ from matchevals.compare._model import (
     Verdict,
 )
 from matchevals.compare._statistics import (
+    Squares,
     exact_mcnemar,
     paired_difference,
     pass_at_k,
@@ -74,7 +75,7 @@ class ComparisonBuilder:
         self.worst, self.listed = worst, listed
         self.counts: dict[str, int] = dict.fromkeys(VERDICTS, 0)
         self.base_mean, self.new_mean = Mean(), Mean()
-        self.differences, self.squares = Mean(), Mean()
+        self.differences, self.squares = Mean(), Squares()
         self.binary = True  # every paired score is 0 or 1 (so far)
         self.outcomes = [[0, 0], [0, 0]]  # [base passed][new passed]
         self.base_keys, self.new_keys = Tally(worst_count=0), Tally(worst_count=0)
@@ -99,7 +100,7 @@ class ComparisonBuilder:
         self.base_mean.add(base_score)
         self.new_mean.add(new_score)
         self.differences.add(difference)
-        self.squares.add(difference * difference)
+        self.squares.add(difference)
         if self.binary and not (base_score in (0.0, 1.0) and new_score in (0.0, 1.0)):
             self.binary = False
         threshold = self.pass_threshold

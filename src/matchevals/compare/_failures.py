@@ -17,6 +17,7 @@ place in the reference, supersteps by position.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from matchevals.compare._model import CATEGORIES
 
 __all__ = ["changes", "failing"]
 
+_INDEX = re.compile(r"\[\d+\]")
 _CALL_KINDS = frozenset({"arg", "missing_arg", "extra_arg", "matcher"})
 _TRAJECTORY_KINDS = _CALL_KINDS | {
     "missing_call",
@@ -99,10 +101,22 @@ def _mismatch_label(mismatch: Mapping[str, Any]) -> tuple[str, str]:
     path = "" if path is None else str(path)
     reference, output = mismatch.get("reference_outputs"), mismatch.get("outputs")
     if isinstance(reference, str):  # an item of a list, named by the reference both runs share
-        return "json", f"{reference}.{path}" if path else reference
+        return "json", _item_path(reference, path)
     if isinstance(output, str):
         return "json", "an output item without a partner" + (f" ({path})" if path else "")
     return "json", path or "(the whole value)"
+
+
+def _item_path(reference: str, path: str) -> str:
+    """The path of a list item's mismatch, concrete: ``items[*].qty`` in the item at
+    ``reference_outputs.items[0]`` is ``items[0].qty``; in a top-level list's item
+    ``reference_outputs[2]``, ``a`` is ``reference_outputs[2].a``."""
+    inner = reference.removeprefix("reference_outputs.")
+    if inner != reference:
+        pattern = _INDEX.sub("[*]", inner)
+        if path.startswith(pattern):
+            return inner + path[len(pattern) :]
+    return f"{reference}.{path}" if path else reference
 
 
 def _call_label(kind: str, mismatch: Mapping[str, Any]) -> str:

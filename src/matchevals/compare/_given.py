@@ -112,7 +112,8 @@ class GivenSide:
                 f"{self.name} mixes examples with ids and without ({first} has none): pair "
                 "them all by id, or all by position"
             )
-        self.facts.keyed = "id" if with_ids == {True} else "position"
+        if with_ids:  # an empty run says nothing of how it is keyed
+            self.facts.keyed = "id" if with_ids == {True} else "position"
         index: SideIndex[Held] = SideIndex(_held_run)
         for _, position, ident, held in self._examples:
             key = position if ident is None else ident

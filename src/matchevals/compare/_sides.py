@@ -10,8 +10,8 @@ Python carry ids (an ``"id"``, a LangSmith example's id) or not.
 >>> pairing(base, new, None)
 Traceback (most recent call last):
 ...
-ValueError: base.jsonl was scored with --id-key 'id' and new.jsonl by position (no --id-key): \
-their examples cannot be paired; score both runs the same way
+ValueError: base.jsonl was scored with --id-key 'id' and new.jsonl scored by position (no \
+--id-key): their examples cannot be paired; score both runs the same way
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class SideFacts:
         if len(self.id_keys) > 1:
             words = sorted(_by(key) for key in self.id_keys)
             raise ValueError(
-                f"{self.name} holds runs scored in different ways ({' and '.join(words)}): "
+                f"{self.name} holds runs keyed in different ways ({' and '.join(words)}): "
                 "their examples cannot be paired"
             )
         if self.id_keys:
@@ -57,13 +57,13 @@ class SideFacts:
 
 
 def _by(key: str | None) -> str:
-    return "by position (no --id-key)" if key is None else f"with --id-key {key!r}"
+    return "scored by position (no --id-key)" if key is None else f"scored with --id-key {key!r}"
 
 
-def _said(mode: Paired, key: str | None) -> str:
-    if mode == "position":
-        return _by(None)
-    return _by(key) if key is not None else "with ids"
+def _said(side: SideFacts, mode: Paired, key: str | None) -> str:
+    if side.keyed is not None:  # examples given in Python
+        return "given with ids" if mode == "id" else "given without ids (by position)"
+    return _by(key if mode == "id" else None)
 
 
 def pairing(
@@ -86,9 +86,9 @@ def pairing(
         (first, mode_1, key_1), (second, mode_2, key_2) = known
         if mode_1 != mode_2 or (key_1 is not None and key_2 is not None and key_1 != key_2):
             raise ValueError(
-                f"{first.name} was scored {_said(mode_1, key_1)} and {second.name} "
-                f"{_said(mode_2, key_2)}: their examples cannot be paired; score both runs "
-                "the same way"
+                f"{first.name} was {_said(first, mode_1, key_1)} and {second.name} "
+                f"{_said(second, mode_2, key_2)}: their examples cannot be paired; score both "
+                "runs the same way"
             )
     mode: Paired = known[0][1] if known else "id"
     named = [key for _, _, key in known if key is not None]
@@ -97,8 +97,8 @@ def pairing(
         for side, side_mode, side_key in known:
             if side_mode == "position":
                 raise ValueError(
-                    f"--id-key {id_key!r}: {side.name} was scored by position (no --id-key), so "
-                    "its examples are known by their position; leave out --id-key"
+                    f"--id-key {id_key!r}: {side.name} was {_said(side, side_mode, side_key)}, "
+                    "so its examples are known by their position; leave out --id-key"
                 )
             if side_key is not None and side_key != id_key:
                 raise ValueError(

@@ -18,23 +18,55 @@ from fractions import Fraction
 from matchevals.compare._model import PairedDifference
 from matchevals.report._stats import Mean
 
-__all__ = ["CONFIDENCE", "exact_mcnemar", "paired_difference", "pass_at_k", "pass_hat_k"]
+__all__ = [
+    "CONFIDENCE",
+    "Squares",
+    "exact_mcnemar",
+    "paired_difference",
+    "pass_at_k",
+    "pass_hat_k",
+]
 
 CONFIDENCE = 0.95
+_BITS = 1074  # every finite double is a whole multiple of 2**-1074, its square of 2**-2148
 
 
-def paired_difference(differences: Mean, squares: Mean) -> PairedDifference:
+class Squares:
+    """The exact sum of the squares of floats (each square exact, never rounded), so the
+    variance of differences all alike is exactly 0.
+
+    >>> squares = Squares()
+    >>> squares.add(1 / 3)
+    >>> squares.sum == Fraction(1 / 3) ** 2
+    True
+    """
+
+    __slots__ = ("total",)
+
+    def __init__(self) -> None:
+        self.total = 0  # the sum, in units of 2**-2148
+
+    def add(self, value: float) -> None:
+        numerator, denominator = value.as_integer_ratio()  # the denominator a power of 2
+        self.total += (numerator * numerator) << 2 * (_BITS + 1 - denominator.bit_length())
+
+    @property
+    def sum(self) -> Fraction:
+        return Fraction(self.total, 1 << 2 * _BITS)
+
+
+def paired_difference(differences: Mean, squares: Squares) -> PairedDifference:
     """The mean of the paired differences ``new - base``, its 95% t interval
     (``scipy.stats.t.interval``) and the paired t-test's two-sided p-value (``scipy.stats.t``),
-    from the exact sums of the differences and of their squares.
+    from the exact sums of the differences and of their squares: no rounding on the way.
 
     Differences all alike (no spread) give an interval of that one value, and a p-value of 1
     when they are all 0, else 0: every example moved the same way.
 
-    >>> differences, squares = Mean(), Mean()
+    >>> differences, squares = Mean(), Squares()
     >>> for d in (-0.5, 0.0, -0.5, -1.0):
     ...     differences.add(d)
-    ...     squares.add(d * d)
+    ...     squares.add(d)
     >>> found = paired_difference(differences, squares)
     >>> found.mean, round(found.low, 4), round(found.high, 4), round(found.p_value, 4)
     (-0.5, -1.1496, 0.1496, 0.0917)
