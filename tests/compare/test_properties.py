@@ -12,7 +12,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchevals.compare import Comparison, compare_runs
+from matchevals.compare import Comparison, _comparing, compare_runs
+from matchevals.compare._builder import ComparisonBuilder
+from matchevals.compare._pairing import Replan
 from tests.compare.helpers import save_run
 
 SCORES = st.sampled_from([0.0, 0.25, 0.5, 2 / 3, 1.0])
@@ -139,3 +141,45 @@ def test_a_saved_run_compares_as_its_examples_do(
     assert _changes(from_files.improvements) == _changes(from_lists.improvements)
     assert [c.id for c in from_files.added] == [c.id for c in from_lists.added]
     assert [c.id for c in from_files.removed] == [c.id for c in from_lists.removed]
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(pair=runs(), ordered=st.booleans(), duplicate=st.booleans())
+def test_every_way_of_pairing_saved_runs_gives_the_same_comparison(
+    pair: tuple[list[Any], list[Any]], ordered: bool, duplicate: bool, tmp_path: Path
+) -> None:
+    """Runs streamed together (keys in order), the base indexed and the new run streamed, and
+    both indexed: the same comparison, whichever way had to give up."""
+    base, new = pair
+    if ordered:
+        new = sorted(new, key=lambda example: example["id"])
+    if duplicate and new:
+        new = [*new, new[0]]
+    files = (save_run(tmp_path / "base.jsonl", base), save_run(tmp_path / "new.jsonl", new))
+    found = []
+    for plan in _comparing._PLANS:
+        try:
+            found.append(
+                _comparing._compare(
+                    _comparing._side(files[0], "base"), _comparing._side(files[1], "new"),
+                    ComparisonBuilder(worst=1000, listed=1000), plan, None,
+                )
+            )  # fmt: skip
+        except Replan:
+            assert plan is not _comparing._indexed
+    merged_ran = len(found) == 3
+    if ordered and not duplicate:
+        assert merged_ran
+    if duplicate and new:
+        assert len(found) == 2  # a duplicate in the new run: not streamed together
+    for comparison in found[1:]:
+        assert comparison.counts == found[0].counts
+        assert comparison.difference == found[0].difference
+        assert comparison.per_key == found[0].per_key
+        assert _changes(comparison.regressions) == _changes(found[0].regressions)
+        assert _changes(comparison.improvements) == _changes(found[0].improvements)
+        assert [c.id for c in comparison.added] == [c.id for c in found[0].added]
+        assert [c.id for c in comparison.removed] == [c.id for c in found[0].removed]
+        assert comparison.problems == found[0].problems

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from matchevals._scoring import Scored
 from matchevals.compare import Trials, compare_runs
+from matchevals.compare._saved import plain_example
+from matchevals.report._examples import example_from
 from matchevals.report._lines import jsonl_line, read_head
 from matchevals.report._saved import SavedRunError
 from tests.cli.helpers import run, write_jsonl
@@ -190,13 +192,13 @@ def test_examples_numbered_as_scored_cannot_pair_by_position(tmp_path: Path) -> 
     saved = tmp_path / "graph.jsonl"
     completed = run("graph", outputs, tmp_path / "ref.json", "--format", "jsonl", "-o", saved)
     assert completed.returncode == 2
-    comparison = compare_runs(saved, saved)
-    assert [p.message for p in comparison.problems] == [
-        f"its example ({outputs}:3) is numbered 1, not by its position: the run numbered its "
-        "examples as it scored them, skipping the ones it could not score, so it cannot be "
-        "paired by position; score both runs with --id-key"
-    ] * 2  # in each run
-    assert comparison.paired == 1
+    with pytest.raises(ValueError) as raised:
+        compare_runs(saved, saved)
+    assert str(raised.value) == (
+        f"{saved}:3: its example ({outputs}:3) is numbered 1, not by its position: the run "
+        "numbered its examples as it scored them, skipping the ones it could not score, so it "
+        "cannot be paired by position; score both runs with --id-key"
+    )
 
 
 ident = st.one_of(
@@ -218,3 +220,37 @@ def test_a_head_read_from_the_text_is_the_parsed_lines(index: int, value: Any) -
         assert type(head[1]) is type(parsed["id"])
     elif isinstance(value, str) and '"' not in value and "\\" not in value and value.isprintable():
         pytest.fail(f"a plain string id was not read: {line}")
+
+
+result_score = st.one_of(
+    st.none(), st.booleans(), st.integers(-1, 2), st.floats(-0.5, 1.5), st.text(max_size=2)
+)
+saved_line = st.fixed_dictionaries(
+    {"type": st.just("example"), "id": st.one_of(st.integers(0, 9), st.text(max_size=3))},
+    optional={
+        "index": st.one_of(st.integers(0, 9), st.booleans(), st.none()),
+        "where": st.one_of(st.just("o.jsonl:1"), st.just(""), st.integers()),
+        "score": result_score,
+        "results": st.one_of(
+            st.lists(
+                st.one_of(
+                    st.fixed_dictionaries({"key": st.text(max_size=3), "score": result_score}),
+                    st.fixed_dictionaries({"score": result_score}),
+                    st.integers(),
+                ),
+                max_size=3,
+            ),
+            st.integers(),
+        ),
+        "outputs": st.integers(),
+    },
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=saved_line)
+def test_the_plain_reading_of_a_line_is_what_example_from_makes_of_it(line: dict[str, Any]) -> None:
+    plain = plain_example(json.loads(json.dumps(line)))
+    if plain is None:
+        return  # example_from reads it, or says what is wrong
+    assert plain.report_example() == example_from(line, 0, subject="the example")

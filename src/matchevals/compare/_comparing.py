@@ -4,6 +4,7 @@ paired, and every pair fed to the comparison (:mod:`matchevals.compare._builder`
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from matchevals._scoring import Problem
 from matchevals.compare._builder import DEFAULT_LISTED, DEFAULT_WORST, ComparisonBuilder
 from matchevals.compare._given import GivenSide, Trials
 from matchevals.compare._model import Comparison
-from matchevals.compare._pairing import pairs
+from matchevals.compare._pairing import Pairs, Replan, merged_pairs, pairs, streamed_pairs
 from matchevals.compare._saved import SavedSide
 from matchevals.compare._sides import pairing
 
@@ -87,30 +88,60 @@ def compare_runs(
     (1, ['b'])
     """
     _check_options(pass_threshold, alpha, worst, listed)
-    opened: list[Side] = []
-    try:
-        opened.append(_side(base, "base"))
-        opened.append(_side(new, "new"))
-        builder = ComparisonBuilder(
-            pass_threshold=pass_threshold, alpha=alpha, worst=worst, listed=listed
-        )
-        return _compare(opened[0], opened[1], builder, id_key)
-    finally:
-        for side in opened:
-            side.close()
+    plans = _PLANS if _is_saved(base) and _is_saved(new) else (_indexed,)
+    for plan in plans:
+        opened: list[Side] = []
+        try:
+            opened.append(_side(base, "base"))
+            opened.append(_side(new, "new"))
+            builder = ComparisonBuilder(
+                pass_threshold=pass_threshold, alpha=alpha, worst=worst, listed=listed
+            )
+            return _compare(opened[0], opened[1], builder, plan, id_key)
+        except Replan:
+            continue  # the next plan, from the start
+        finally:
+            for side in opened:
+                side.close()
+    raise AssertionError("the last plan pairs any runs")  # pragma: no cover
 
 
-def _compare(base: Side, new: Side, builder: ComparisonBuilder, id_key: str | None) -> Comparison:
-    """Both sides indexed, paired, and every pair fed to ``builder``."""
-    base_index, new_index = base.index(), new.index()
-    paired_by, key, kind = pairing(base.facts, new.facts, id_key)
-    for side in (base, new):
-        if isinstance(side, SavedSide):
-            side.by_position = paired_by == "position"
-    for problem in (*base.facts.problems, *new.facts.problems):
-        builder.problem(problem)
+def _is_saved(value: Any) -> bool:
+    return _is_path(value) or (isinstance(value, Trials) and all(map(_is_path, value.runs)))
+
+
+Plan = Callable[[Side, Side], Pairs]
+
+
+def _merged(base: Side, new: Side) -> Pairs:
+    """Both runs streamed together (each one run, its keys growing): nothing held."""
+    assert isinstance(base, SavedSide) and isinstance(new, SavedSide)
+    return merged_pairs(base.one_run(), new.one_run())
+
+
+def _streamed(base: Side, new: Side) -> Pairs:
+    """The base indexed, the new run (one run) streamed: memory holds the base's index."""
+    assert isinstance(base, SavedSide) and isinstance(new, SavedSide)
+    return streamed_pairs(base.index(), new.one_run(), new.duplicate)
+
+
+def _indexed(base: Side, new: Side) -> Pairs:
+    """Both sides indexed: any runs."""
+    return pairs(base.index(), new.index())
+
+
+_PLANS: tuple[Plan, ...] = (_merged, _streamed, _indexed)
+
+
+def _compare(
+    base: Side, new: Side, builder: ComparisonBuilder, plan: Plan, id_key: str | None
+) -> Comparison:
+    """The sides paired by ``plan`` and every pair fed to ``builder``; a ValueError when the
+    runs cannot be compared (said before reading them where their last lines say so)."""
+    if isinstance(base, SavedSide) and isinstance(new, SavedSide):
+        pairing(base.hint(), new.hint(), id_key)  # runs that cannot be compared: said at once
     load_base, load_new, add = base.load, new.load, builder.add
-    for example, base_handles, new_handles in pairs(base_index, new_index):
+    for example, base_handles, new_handles in plan(base, new):
         base_trials = [load_base(handle, example) for handle in base_handles]
         new_trials = [load_new(handle, example) for handle in new_handles]
         bad = [t for t in (*base_trials, *new_trials) if isinstance(t, Problem)]
@@ -119,6 +150,10 @@ def _compare(base: Side, new: Side, builder: ComparisonBuilder, id_key: str | No
                 builder.problem(problem)
             continue
         add(example, base_trials, new_trials)  # type: ignore[arg-type]  # no Problem left
+    paired_by, key, kind = pairing(base.facts, new.facts, id_key)
+    if paired_by == "position":
+        _check_positions(base, new)
+    builder.problems[:0] = [*base.facts.problems, *new.facts.problems]
     return builder.result(
         base=base.name,
         new=new.name,
@@ -127,3 +162,12 @@ def _compare(base: Side, new: Side, builder: ComparisonBuilder, id_key: str | No
         id_key=key,
         warnings=[*base.facts.warnings, *new.facts.warnings],
     )
+
+
+def _check_positions(*sides: Side) -> None:
+    """Runs paired by position must number their examples by position."""
+    for side in sides:
+        if isinstance(side, SavedSide) and side.first_unpositioned is not None:
+            others = side.unpositioned - 1
+            more = f" (and {others} more)" if others else ""
+            raise ValueError(f"{side.first_unpositioned}{more}")

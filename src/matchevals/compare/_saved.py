@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Generator, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from matchevals._scoring import LineError, Problem, decode
-from matchevals.compare._pairing import SideIndex
+from matchevals.compare._pairing import Replan, SideIndex
 from matchevals.compare._sides import SideFacts
-from matchevals.report._examples import ReportExample, example_from
+from matchevals.report._examples import NOT_GIVEN, ReportExample, example_from
 from matchevals.report._lines import read_head
 from matchevals.report._saved import SavedRunError
 
-__all__ = ["SavedSide"]
+__all__ = ["SavedExample", "SavedSide", "plain_example"]
 
 _RUN_SHIFT = 120  # a handle: file << 152 | run << 120 | line << 80 | offset << 40 | length
 _MASK = (1 << 40) - 1
@@ -51,7 +51,8 @@ class SavedSide:
     def __init__(self, paths: Sequence[Path], name: str) -> None:
         self.paths, self.name = list(paths), name
         self.facts = SideFacts(name)
-        self.by_position = False  # set once the pairing is known: positions are checked
+        self.unpositioned = 0  # examples whose id is not their position in their file
+        self.first_unpositioned: Problem | None = None
         self._handles: list[Any] = []
         for path in self.paths:
             try:
@@ -59,23 +60,41 @@ class SavedSide:
             except OSError as error:
                 self.close()
                 raise SavedRunError(f"{path}: {error.strerror or error}") from None
+        self._descriptors = [handle.fileno() for handle in self._handles]
 
     def close(self) -> None:
         for handle in self._handles:
             handle.close()
 
+    def examples(self) -> Iterator[tuple[Hashable, int]]:
+        """Every example line's id and handle, in file order (the files one after the other);
+        the side's facts are complete once it is exhausted."""
+        run = 0
+        for number, path in enumerate(self.paths):
+            run = yield from self._examples_of(number, path, run)
+        self.facts.runs = run
+
+    def one_run(self) -> Iterator[tuple[Hashable, int]]:
+        """:meth:`examples` of a side holding one run; :class:`Replan` at a second."""
+        for ident, handle in self.examples():
+            if handle >> _RUN_SHIFT:
+                raise Replan(f"{self.name} holds several runs")
+            yield ident, handle
+
     def index(self) -> SideIndex[int]:
         """Every example line by its id (its position, for runs scored by position)."""
         index: SideIndex[int] = SideIndex(_run_of)
-        run = 0
-        for number, path in enumerate(self.paths):
-            run = self._index_file(number, path, index, run)
-        self.facts.runs = run
+        for ident, handle in self.examples():
+            first = index.add(ident, handle)
+            if first is not None:
+                self.duplicate(ident, handle, first)
         return index
 
-    def _index_file(self, file: int, path: Path, index: SideIndex[int], run: int) -> int:
-        """Index one file's lines; the number of the run after its last."""
-        add, head_of, offset, pending, seen = index.add, read_head, 0, 0, False
+    def _examples_of(
+        self, file: int, path: Path, run: int
+    ) -> Generator[tuple[Hashable, int], None, int]:
+        """One file's example lines; returns the number of the run after its last."""
+        head_of, offset, pending, seen = read_head, 0, 0, False
         with path.open("rb") as lines:
             for number, raw in enumerate(lines, 1):
                 length = len(raw)
@@ -87,10 +106,8 @@ class SavedSide:
                         run, pending = run + 1, 0
                     elif ident is not _OTHER:
                         pending += 1
-                        handle = ((file << 32 | run) << 40 | number) << 80 | offset << 40 | length
-                        first = add(ident, handle)
-                        if first is not None:
-                            self._duplicate(path, number, ident, first)
+                        yield ident, (((file << 32 | run) << 40 | number) << 80 | offset << 40
+                                      | length)  # fmt: skip
                 offset += length
         if not seen:
             raise SavedRunError(f"{path}: holds no lines of a --format jsonl run")
@@ -101,10 +118,18 @@ class SavedSide:
             run += 1
         return run
 
-    def _duplicate(self, path: Path, number: int, ident: Hashable, first: int) -> None:
-        at = f"{self.paths[_unpack(first)[0]]}:{_unpack(first)[1]}"
+    def where(self, handle: int) -> str:
+        """``file:line`` of the example line ``handle`` finds."""
+        file, number, _, _ = _unpack(handle)
+        return f"{self.paths[file]}:{number}"
+
+    def duplicate(self, ident: Hashable, handle: int, first: int) -> None:
+        """Say that ``handle``'s line repeats an id of its run, first at ``first``."""
         self.facts.problems.append(
-            Problem(f"{path}:{number}", f"duplicate id {ident!r} in one run (first at {at})")
+            Problem(
+                self.where(handle),
+                f"duplicate id {ident!r} in one run (first at {self.where(first)})",
+            )
         )
 
     def _other(self, path: Path, number: int, raw: bytes) -> Any:
@@ -124,7 +149,7 @@ class SavedSide:
             )
             return _OTHER
         if kind == "summary":
-            self._summary(path, line)
+            _record_summary(self.facts, line)
             return _SUMMARY
         if kind == "invalid":
             if line.get("counted", True):
@@ -138,40 +163,127 @@ class SavedSide:
             "invalid or summary)"
         )
 
-    def _summary(self, path: Path, line: dict[str, Any]) -> None:
-        kind = line.get("kind")
-        if isinstance(kind, str):
-            self.facts.kinds.add(kind)
-        id_key = line.get("id_key")
-        self.facts.id_keys.add(id_key if isinstance(id_key, str) else None)
+    def hint(self) -> SideFacts:
+        """What each file's last line says of its run (its summary), before reading it."""
+        facts = SideFacts(self.name)
+        for handle in self._handles:
+            try:
+                line = decode(_last_line(handle.fileno()))
+            except LineError:
+                continue
+            if isinstance(line, dict) and line.get("type") == "summary":
+                _record_summary(facts, line)
+        return facts
 
-    def load(self, handle: int, key: Hashable) -> ReportExample | Problem:
+    def load(self, handle: int, key: Hashable) -> SavedExample | ReportExample | Problem:
         """The example whose line ``handle`` finds, or the problem with it."""
-        file, number, offset, length = _unpack(handle)
-        where = f"{self.paths[file]}:{number}"
-        raw = os.pread(self._handles[file].fileno(), length, offset)
+        file, _, offset, length = _unpack(handle)
+        raw = os.pread(self._descriptors[file], length, offset)
         try:
             line = decode(raw)
         except LineError as error:
-            return Problem(where, f"{error} (the file changed while it was read)")
+            return Problem(self.where(handle), f"{error} (the file changed while it was read)")
         if (
             type(line) is not dict
             or line.get("type") != "example"
             or line.get("id") != key
             or type(line.get("id")) is not type(key)
         ):
-            return Problem(where, "the line is not the example its head names (a second 'type' "
-                           "or 'id' in it, or the file changed while it was read)")  # fmt: skip
-        try:
-            example = example_from(line, 0, subject="the example")
-        except (TypeError, ValueError) as error:
-            return Problem(where, str(error))
-        if self.by_position and (why := _not_positional(example)) is not None:
-            return Problem(where, why)
+            return Problem(self.where(handle), _NOT_ITS_LINE)
+        example: SavedExample | ReportExample | None = plain_example(line)
+        if example is None:  # something is off: example_from says what
+            try:
+                example = example_from(line, 0, subject="the example")
+            except (TypeError, ValueError) as error:
+                return Problem(self.where(handle), str(error))
+        if type(example.id) is int and (why := _not_positional(example)) is not None:
+            self.unpositioned += 1  # a problem only if the runs pair by position
+            if self.unpositioned == 1:
+                self.first_unpositioned = Problem(self.where(handle), why)
         return example
 
 
-def _not_positional(example: ReportExample) -> str | None:
+def _record_summary(facts: SideFacts, line: dict[str, Any]) -> None:
+    kind = line.get("kind")
+    if isinstance(kind, str):
+        facts.kinds.add(kind)
+    id_key = line.get("id_key")
+    facts.id_keys.add(id_key if isinstance(id_key, str) else None)
+
+
+def _last_line(descriptor: int, block: int = 1 << 16) -> bytes:
+    """The last line of a file that is not blank (empty when there is none)."""
+    end = os.fstat(descriptor).st_size
+    tail = b""
+    while end > 0:
+        start = max(0, end - block)
+        tail = os.pread(descriptor, end - start, start) + tail
+        end = start
+        stripped = tail.rstrip()
+        cut = stripped.rfind(b"\n")
+        if cut >= 0 or end == 0:
+            return stripped[cut + 1 :]
+    return b""
+
+
+class SavedExample:
+    """One example read from a saved line: what :class:`ReportExample` holds, in a plain
+    slotted record (a frozen dataclass costs a microsecond more to make, and one is made per
+    line); :meth:`report_example` makes the dataclass for a page."""
+
+    __slots__ = ("id", "index", "outputs", "reference_outputs", "results", "score", "where")
+
+    def __init__(
+        self, index: int, ident: Any, where: str, score: float, results: list[dict[str, Any]],
+        outputs: Any, reference_outputs: Any,
+    ) -> None:  # fmt: skip
+        self.index, self.id, self.where, self.score, self.results = (
+            index,
+            ident,
+            where,
+            score,
+            results,
+        )
+        self.outputs, self.reference_outputs = outputs, reference_outputs
+
+    def report_example(self) -> ReportExample:
+        return ReportExample(self.index, self.id, self.where, self.score, self.results,
+                             self.outputs, self.reference_outputs)  # fmt: skip
+
+
+_NUMBERS: tuple[type, ...] = (float, int)
+_NOT_ITS_LINE = (
+    "the line is not the example its head names (a second 'type' or 'id' in it, or the file "
+    "changed while it was read)"
+)
+
+
+def plain_example(line: dict[str, Any]) -> SavedExample | None:
+    """What :func:`~matchevals.report._examples.example_from` makes of a saved example line
+    whose every part is plainly valid, without its copies and checks (a line just parsed is
+    no one else's); None for any other line, which ``example_from`` then reads or refuses."""
+    results, score, index, where = (
+        line.get("results"), line.get("score"), line.get("index", 0), line.get("where")
+    )  # fmt: skip
+    if type(results) is not list or type(index) is not int or type(where) is not str or not where:
+        return None
+    number: Any = score
+    if type(number) not in _NUMBERS or not 0 <= number <= 1:
+        return None
+    for result in results:
+        if type(result) is not dict or "key" not in result:
+            return None
+        value: Any = result.get("score")
+        kind: type = type(value)
+        if not (value is None or kind is bool or (kind in _NUMBERS and 0 <= value <= 1)):
+            return None
+    return SavedExample(
+        index, line.get("id", 0), where, float(number), results,
+        line.get("outputs", NOT_GIVEN), line.get("reference_outputs", NOT_GIVEN),
+    )  # fmt: skip
+
+
+def _not_positional(example: SavedExample | ReportExample) -> str | None:
     """Why an example's id is not its position in the file it was read from, or None."""
     found = _LINE_AT.search(example.where) or _ITEM_AT.search(example.where)
     if found is None or not isinstance(example.id, int):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from matchevals.report._compare_text import delta_text, headline
+from matchevals.report._examples import ReportExample
 from matchevals.report._html import render_page
 from matchevals.report._model import VALUES_BUDGET, detail_within
 from matchevals.report._stats import is_superstep, score_text
@@ -28,6 +29,8 @@ def _side(examples: Sequence[Any], budget: int) -> tuple[dict[str, Any] | None, 
     if not examples:
         return None, budget
     worst = min(examples, key=lambda example: example.score)
+    if not isinstance(worst, ReportExample):  # a saved run's lighter record
+        worst = worst.report_example()
     detail, budget = detail_within(worst, budget)
     detail["where"] = worst.where
     detail["trial_scores"] = [score_text(example.score) for example in examples]
