@@ -177,8 +177,8 @@ def test_lines_that_cannot_be_compared_are_listed_with_their_place(tmp_path: Pat
         f"{bad}:2: the example['score'] is 1.5; scores are bools or numbers in [0, 1]",
     ]
     assert comparison.warnings == (
-        f"{bad}:4: the run could not score this example, so it is not compared (o:4: not "
-        "valid JSON)",
+        f"{bad}: 1 example the run could not score, not compared (the first at {bad}:4, o:4: "
+        "not valid JSON)",
     )
     assert ids(comparison.removed) == [2, 3] and comparison.paired == 0
 

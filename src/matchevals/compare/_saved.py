@@ -51,6 +51,7 @@ class SavedSide:
     def __init__(self, paths: Sequence[Path], name: str) -> None:
         self.paths, self.name = list(paths), name
         self.facts = SideFacts(name)
+        self._unscored, self._first_unscored = 0, ""  # the current file's invalid lines
         self.unpositioned = 0  # examples whose id is not their position in their file
         self.first_unpositioned: Problem | None = None
         self._handles: list[Any] = []
@@ -111,6 +112,13 @@ class SavedSide:
                 offset += length
         if not seen:
             raise SavedRunError(f"{path}: holds no lines of a --format jsonl run")
+        if self._unscored:
+            examples = "1 example" if self._unscored == 1 else f"{self._unscored} examples"
+            self.facts.warnings.append(
+                f"{path}: {examples} the run could not score, not compared (the first at "
+                f"{self._first_unscored})"
+            )
+            self._unscored = 0
         if pending:
             self.facts.warnings.append(
                 f"{path} has no summary line after its last run: it may have been cut short"
@@ -153,10 +161,11 @@ class SavedSide:
             return _SUMMARY
         if kind == "invalid":
             if line.get("counted", True):
-                self.facts.warnings.append(
-                    f"{path}:{number}: the run could not score this example, so it is not "
-                    f"compared ({line.get('where')}: {line.get('message')})"
-                )
+                self._unscored += 1
+                if self._unscored == 1:
+                    self._first_unscored = (
+                        f"{path}:{number}, {line.get('where')}: {line.get('message')}"
+                    )
             return _OTHER
         raise SavedRunError(
             f'{path}:{number}: not a line of a --format jsonl run (no "type" of example, '
@@ -211,19 +220,15 @@ def _record_summary(facts: SideFacts, line: dict[str, Any]) -> None:
     facts.id_keys.add(id_key if isinstance(id_key, str) else None)
 
 
-def _last_line(descriptor: int, block: int = 1 << 16) -> bytes:
-    """The last line of a file that is not blank (empty when there is none)."""
+def _last_line(descriptor: int, most: int = 1 << 20) -> bytes:
+    """The last line of a file that is not blank, if it ends within ``most`` bytes of the
+    file's end (a summary line listing thousands of problems is skipped: it is only a hint)."""
     end = os.fstat(descriptor).st_size
-    tail = b""
-    while end > 0:
-        start = max(0, end - block)
-        tail = os.pread(descriptor, end - start, start) + tail
-        end = start
-        stripped = tail.rstrip()
-        cut = stripped.rfind(b"\n")
-        if cut >= 0 or end == 0:
-            return stripped[cut + 1 :]
-    return b""
+    tail = os.pread(descriptor, min(end, most), max(0, end - most)).rstrip()
+    cut = tail.rfind(b"\n")
+    if cut < 0 and end > most:
+        return b""
+    return tail[cut + 1 :]
 
 
 class SavedExample:
