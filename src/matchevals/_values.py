@@ -18,7 +18,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from json.encoder import encode_basestring as _quote
 from typing import Any
 
-__all__ = ["EXACT_TYPES", "describe_type", "differing_keys", "freeze", "json_equal", "render"]
+__all__ = [
+    "EXACT_TYPES",
+    "describe_type",
+    "differing_keys",
+    "freeze",
+    "json_equal",
+    "render",
+    "text_of",
+]
 
 _BOOL_TAG = "\x00bool"
 _NAN_TAG = "\x00nan"
@@ -167,13 +175,26 @@ def render(value: Any, limit: int = 60) -> str:
         text = _quote(value if len(value) <= limit else value[:limit])
         if len(text) <= limit:  # the common case: a short string
             return text
-    elif value_type is int or value_type is float:
-        text = repr(value)
-    elif value is None or value_type is bool:
-        text = "null" if value is None else ("true" if value else "false")
     else:
-        text = _dump(value)
+        text = text_of(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def text_of(value: Any) -> str:
+    """The whole JSON text :func:`render` shortens (keys sorted; what JSON cannot hold as its
+    ``repr``).
+
+    >>> text_of({"b": [1.5, None], "a": "x"})
+    '{"a": "x", "b": [1.5, null]}'
+    """
+    value_type = type(value)
+    if value_type is str:
+        return _quote(value)
+    if value_type is int or value_type is float:
+        return repr(value)
+    if value is None or value_type is bool:
+        return "null" if value is None else ("true" if value else "false")
+    return _dump(value)
 
 
 def _dump(value: Any) -> str:
