@@ -133,7 +133,8 @@ def walk(
 
 
 def sentence(kind: str, expected: Any, actual: Any, width: int = VALUE_WIDTH) -> str:
-    """What differs, in words: a side the ``kind`` says is absent is named, not shown.
+    """What differs, in words: a side the ``kind`` says is absent is named, not shown; two
+    values are shown as :func:`shown_pair` shows them.
 
     >>> sentence("value", 30, 20), sentence("missing", 30, None), sentence("extra", None, 20)
     ('expected 30, got 20', 'missing from outputs, expected 30', 'not in reference_outputs, got 20')
@@ -142,8 +143,10 @@ def sentence(kind: str, expected: Any, actual: Any, width: int = VALUE_WIDTH) ->
         return f"missing from outputs, expected {render(expected, width)}"
     if kind in _NO_EXPECTED:
         return f"not in reference_outputs, got {render(actual, width)}"
-    shown_expected, shown_actual = shown_pair(expected, actual, width)
-    return f"expected {shown_expected}, got {shown_actual}"
+    left, right = render(expected, width), render(actual, width)
+    if left[-1] == "…" and right[-1] == "…":  # both cut: where they differ may not show
+        left, right = _around_difference(expected, actual, width, left, right)
+    return f"expected {left}, got {right}"
 
 
 def shown_pair(expected: Any, actual: Any, width: int = VALUE_WIDTH) -> tuple[str, str]:
@@ -158,8 +161,16 @@ def shown_pair(expected: Any, actual: Any, width: int = VALUE_WIDTH) -> tuple[st
     ('{"a": 1}', '{"a": 2}')
     """
     left, right = render(expected, width), render(actual, width)
-    if not (left.endswith("…") and right.endswith("…")):
-        return left, right
+    if left[-1] == "…" and right[-1] == "…":  # both cut: where they differ may not show
+        return _around_difference(expected, actual, width, left, right)
+    return left, right
+
+
+def _around_difference(
+    expected: Any, actual: Any, width: int, left: str, right: str
+) -> tuple[str, str]:
+    """``left`` and ``right`` (both values cut at ``width``), or windows around the first
+    difference where the cut hides it."""
     visible = width - 1 - width // 4  # a difference before this shows, with what follows
     if type(expected) is str and type(actual) is str:  # no copy of long strings
         first = _first_difference(expected, actual)

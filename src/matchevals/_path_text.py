@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ANY_ITEM", "Token", "child_path", "join_path", "parse_path", "path_text"]
+__all__ = ["ANY_ITEM", "Token", "child_path", "join_path", "key_path", "parse_path", "path_text"]
 
 
 class _AnyItem:
@@ -35,6 +35,7 @@ Token = str | int
 
 _SPECIAL = re.compile(r'[.\[\]*"]')
 _SEGMENTS: dict[str, str] = {}
+_KEY_PATHS: dict[str, str] = {}
 _TOKEN = re.compile(
     r'\[(?P<index>\d+)\]|(?P<star>\[\*\])|(?P<root>\[\])|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
     r"|\.?(?P<name>[^.\[\]]+)"
@@ -70,6 +71,21 @@ def child_path(parent: str, key: Any) -> str:
     if parent:
         return parent + segment
     return segment[1:] if segment[0] == "." else segment
+
+
+def key_path(key: str) -> str:
+    """The path of a top-level key: ``child_path("", key)``, remembered (comments write it
+    for every key that differs).
+
+    >>> key_path("age"), key_path("x.y")
+    ('age', '["x.y"]')
+    """
+    path = _KEY_PATHS.get(key)
+    if path is None:
+        path = child_path("", key)
+        if len(_KEY_PATHS) < 65_536:
+            _KEY_PATHS[key] = path
+    return path
 
 
 def path_text(tokens: Iterable[Token], parent: str = "") -> str:

@@ -175,6 +175,8 @@ def render(value: Any, limit: int = 60) -> str:
         text = _quote(value if len(value) <= limit else value[:limit])
         if len(text) <= limit:  # the common case: a short string
             return text
+    elif value_type is int or value_type is float:  # text_of's, inline: comments are hot
+        text = repr(value)
     else:
         text = text_of(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

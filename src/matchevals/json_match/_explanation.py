@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from matchevals._differences import ABSENT, UNPAIRED_KINDS, Kind, sentence
 from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
-from matchevals._path_text import child_path
+from matchevals._path_text import key_path
 from matchevals._values import render
 from matchevals.json_match._evaluation import Evaluation, ItemScores, sorted_by_key
 from matchevals.json_match._types import (
@@ -29,6 +29,11 @@ from matchevals.json_match._types import (
     Difference,
     Score,
 )
+
+_VALUE, _MISSING, _EXTRA = Kind.VALUE, Kind.MISSING, Kind.EXTRA  # looked up once: hot below
+_JUDGED, _JUDGE_ERROR, _UNMATCHED_VALUE = Kind.JUDGED, Kind.JUDGE_ERROR, Kind.UNMATCHED_VALUE
+_JUDGE_KINDS = frozenset({_JUDGED, _JUDGE_ERROR})
+_PLAIN: dict[str, str] = {kind: kind.value for kind in Kind}
 
 __all__ = [
     "Explanation",
@@ -55,20 +60,22 @@ def clause(
     reason: str | None = None,
 ) -> str:
     """One clause of a comment, e.g. ``age: expected 30, got 20`` (see :class:`Difference`)."""
+    head = f"{path} ({output_at} vs {reference_at})" if output_at and reference_at else f"{path}"
+    if kind == _VALUE:
+        text = f"{head}: {sentence(kind, expected, actual)}"
+        if type(score) is float and 0 < score < 1:
+            text += f" (partial credit {score:.2f})"
+        return text
     if kind in UNPAIRED_KINDS:
         present = output_at or reference_at
         value = actual if output_at else expected
-        shown = f" ({render(value)})" if kind == Kind.UNMATCHED_VALUE else ""
+        shown = f" ({render(value)})" if kind == _UNMATCHED_VALUE else ""
         return f"{present}{shown} has no partner in {reason}"
-    head = f"{path} ({output_at} vs {reference_at})" if output_at and reference_at else f"{path}"
-    if kind == Kind.JUDGED:
+    if kind == _JUDGED:
         return f"{head}: judged not to match: {reason or 'no reason given'}"
-    if kind == Kind.JUDGE_ERROR:
+    if kind == _JUDGE_ERROR:
         return f"{head}: the judge failed: {reason}"
-    text = f"{head}: {sentence(kind, expected, actual)}"
-    if type(score) is float and 0 < score < 1:
-        text += f" (partial credit {score:.2f})"
-    return text
+    return f"{head}: {sentence(kind, expected, actual)}"  # missing, extra
 
 
 def entry(
@@ -88,12 +95,12 @@ def entry(
         "actual": None if actual is ABSENT else actual,
         "score": score,
     }
-    if kind != Kind.VALUE:
-        found["kind"] = str(kind)
+    if kind != _VALUE:
+        found["kind"] = _PLAIN[kind]
     if output_at or reference_at:
         found["outputs"] = output_at
         found["reference_outputs"] = reference_at
-    if reason is not None and (kind == Kind.JUDGED or kind == Kind.JUDGE_ERROR):
+    if reason is not None and kind in _JUDGE_KINDS:
         found["reason"] = reason
     return found
 
@@ -163,7 +170,7 @@ class Explanation:
         reference_at: str | None = None,
     ) -> None:
         """One exactly compared key or leaf at ``path`` (``ABSENT`` for a side without it)."""
-        kind = presence_kind(expected, actual)
+        kind = _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
         self.add(path, kind, expected, actual, score, output_at, reference_at)
 
     def add_difference(self, difference: Difference) -> None:
@@ -250,13 +257,13 @@ def key_difference(item: ItemScores, key: str, none_is_missing: bool) -> KeyDiff
 
 def presence_kind(expected: Any, actual: Any) -> Kind:
     """``extra``, ``missing`` or ``value``: which sides hold a value (``ABSENT`` where not)."""
-    return Kind.EXTRA if expected is ABSENT else Kind.MISSING if actual is ABSENT else Kind.VALUE
+    return _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
 
 
 def explain_key(item: ItemScores, key: str, none_is_missing: bool) -> tuple[str, dict[str, Any]]:
     """The comment and metadata of one key of two objects (one difference: no limit applies)."""
     kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
-    path = child_path("", key)
+    path = key_path(key)
     return (
         clause(path, kind, expected, actual, score, None, None, reason),
         {"mismatches": [entry(path, kind, expected, actual, score, None, None, reason)],
@@ -276,7 +283,7 @@ def _explain_keys(
     value_list = evaluation.value_list
     for key in _failing_keys(evaluation, item, only_key):
         kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
-        path = key if value_list else child_path("", key)
+        path = key if value_list else key_path(key)
         explanation.add(path, kind, expected, actual, score, output_at, reference_at, reason)
 
 

@@ -41,7 +41,7 @@ from matchevals.json_match._explanation import (
 )
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._pairing import pair_with_options
-from matchevals.json_match._paths import child_path
+from matchevals.json_match._paths import child_path, key_path
 from matchevals.json_match._types import KEY_PREFIX, MAX_DEPTH, Pair
 
 __all__ = ["score_nested_objects", "score_objects", "score_records", "scorer"]
@@ -125,7 +125,7 @@ def _per_key(
     output_get, reference_get = output.get, reference.get
     for key in keys:
         if key in failing:
-            path = child_path("", key)
+            path = key_path(key)
             append(_failing_result(key, path, output_get(key, ABSENT), reference_get(key, ABSENT)))
         else:
             result = new_passing()
@@ -166,7 +166,7 @@ def _aggregated(
         return {"key": key, "score": result_score, "comment": None, "metadata": None}
     explanation = Explanation()
     for name in differing[:MAX_METADATA_MISMATCHES]:
-        path = child_path("", name) if top_level else name
+        path = key_path(name) if top_level else name
         explanation.add_key(path, actual_of(name, ABSENT), expected_of(name, ABSENT), 0)
     explanation.count(count_differing - MAX_METADATA_MISMATCHES)
     return {
@@ -210,7 +210,7 @@ def score_records(
         reference_at = f"reference_outputs[{reference_index}]"
         for name in sorted(differing):
             actual, expected = output.get(name, ABSENT), reference.get(name, ABSENT)
-            explanation.add_key(child_path("", name), actual, expected, 0, output_at, reference_at)
+            explanation.add_key(key_path(name), actual, expected, 0, output_at, reference_at)
     explanation.count(counted)
     return {
         "key": key,
