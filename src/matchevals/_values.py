@@ -20,12 +20,14 @@ from typing import Any
 
 __all__ = [
     "EXACT_TYPES",
+    "a_type",
     "describe_type",
     "differing_keys",
     "freeze",
     "json_equal",
     "render",
     "text_of",
+    "with_article",
 ]
 
 _BOOL_TAG = "\x00bool"
@@ -230,3 +232,22 @@ def describe_type(value: Any) -> str:
     if isinstance(value, Sequence) and not isinstance(value, bytes):
         return "list"
     return f"value of type {type(value).__name__}"
+
+
+def with_article(noun: str) -> str:
+    """``noun`` after "a" or "an", as messages say it.
+
+    >>> with_article("object"), with_article("list"), with_article("user"), with_article("int")
+    ('an object', 'a list', 'a user', 'an int')
+    """
+    vowel = noun[:1].lower() in "aeiou" and noun[:2].lower() != "us"
+    return ("an " if vowel else "a ") + noun
+
+
+def a_type(value: Any) -> str:
+    """A value's JSON type with its article, as error messages say it.
+
+    >>> a_type(None), a_type({}), a_type(3)
+    ('a null value', 'an object', 'a number')
+    """
+    return with_article(describe_type(value))

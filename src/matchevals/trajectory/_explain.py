@@ -22,7 +22,7 @@ from typing import Any
 
 from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
 from matchevals.trajectory._args import ArgDifference, ArgsRules, MatcherFailed
-from matchevals.trajectory._json import ABSENT, Kind, path_text, render, sentence
+from matchevals.trajectory._json import ABSENT, Kind, path_text, render, sentence, with_article
 from matchevals.trajectory._match import Matching
 from matchevals.trajectory._types import (
     Message,
@@ -251,8 +251,8 @@ def _message_problems(
     where: dict[str, Any] = {"outputs": output.at, "reference_outputs": reference.at}
     if output.role != reference.role:
         text = (
-            f"{output.at} is {_a_role(output.role)} message where {reference.at} is "
-            f"{_a_role(reference.role)} message"
+            f"{output.at} is {with_article(output.role)} message where {reference.at} is "
+            f"{with_article(reference.role)} message"
         )
         entry = {"kind": str(Kind.ROLE), "expected": reference.role, "actual": output.role, **where}
         return [_Problem(text, entry)]
@@ -266,11 +266,6 @@ def _message_problems(
     left_references = [call for call in reference.tool_calls if id(call) not in paired]
     problems += _call_problems(left_outputs, left_references, rules, True, True)
     return problems
-
-
-def _a_role(role: str) -> str:
-    """``an assistant``, ``a user``, ``a tool`` (by the sound of the roles a trajectory has)."""
-    return ("an " if role[:1] in "aeio" else "a ") + role
 
 
 def _comment(problems: Sequence[_Problem]) -> str:

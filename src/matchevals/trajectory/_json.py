@@ -14,7 +14,7 @@ from typing import Any
 from matchevals._conversion import to_json
 from matchevals._differences import ABSENT, ARGUMENT_KINDS, Kind, sentence, walk
 from matchevals._path_text import Token, child_path, parse_path, path_text
-from matchevals._values import describe_type, freeze, json_equal, render
+from matchevals._values import describe_type, freeze, json_equal, render, with_article
 
 __all__ = [
     "ABSENT",
@@ -33,6 +33,7 @@ __all__ = [
     "sentence",
     "to_json",
     "walk",
+    "with_article",
 ]
 
 
@@ -42,10 +43,7 @@ def a_type(value: Any) -> str:
     >>> a_type(None), a_type(3), a_type("x")
     ('null', 'a number', 'a string')
     """
-    if value is None:
-        return "null"
-    name = describe_type(value)
-    return ("an " if name[:1] in "aeiou" else "a ") + name
+    return "null" if value is None else with_article(describe_type(value))
 
 
 def json_match_evaluator(options: Mapping[str, Any]) -> Callable[..., Any]:
