@@ -4,8 +4,8 @@ kinds of mismatch, the walk finding where two values differ, and how a differenc
 - :class:`Kind`: every ``kind`` a ``metadata["mismatches"]`` entry can have, one enumeration;
 - :func:`walk`: the leaves where two JSON values differ (objects key by key, lists of one length
   item by item), as keys and indexes (written with :func:`matchevals._path_text.path_text`);
-- :func:`sentence`: ``expected 30, got 20``, ``missing from outputs, expected 30``, ``not in
-  reference_outputs, got 20``;
+- :func:`sentence` (:func:`value_sentence` for two values): ``expected 30, got 20``, ``missing
+  from outputs, expected 30``, ``not in reference_outputs, got 20``;
 - :func:`shown_pair`: two values as they are shown side by side: long values that share a long
   beginning are shown from a little before the first character where they differ.
 
@@ -32,6 +32,7 @@ __all__ = [
     "expected_is_absent",
     "sentence",
     "shown_pair",
+    "value_sentence",
     "walk",
 ]
 
@@ -78,6 +79,7 @@ UNPAIRED_KINDS = frozenset({Kind.UNMATCHED, Kind.UNMATCHED_VALUE})
 """A list item without a partner on the other side."""
 _NO_EXPECTED = frozenset({Kind.EXTRA, Kind.EXTRA_ARG, Kind.EXTRA_CALL, Kind.EXTRA_MESSAGE})
 _NO_ACTUAL = frozenset({Kind.MISSING, Kind.MISSING_ARG, Kind.MISSING_CALL, Kind.MISSING_MESSAGE})
+_ONE_SIDED = _NO_EXPECTED | _NO_ACTUAL
 
 
 def expected_is_absent(kind: str) -> bool:
@@ -132,20 +134,38 @@ def walk(
         yield at, expected, actual
 
 
-def sentence(kind: str, expected: Any, actual: Any, width: int = VALUE_WIDTH) -> str:
-    """What differs, in words: a side the ``kind`` says is absent is named, not shown; two
-    values are shown as :func:`shown_pair` shows them.
+def sentence(
+    kind: str, expected: Any, actual: Any, about: str = "", width: int = VALUE_WIDTH
+) -> str:
+    """What differs, in words, after ``about`` (the place it is about) and a colon: a side the
+    ``kind`` says is absent is named, not shown; two values are said by :func:`value_sentence`.
 
-    >>> sentence("value", 30, 20), sentence("missing", 30, None), sentence("extra", None, 20)
-    ('expected 30, got 20', 'missing from outputs, expected 30', 'not in reference_outputs, got 20')
+    >>> sentence("value", 30, 20, "age"), sentence("extra", None, 2)
+    ('age: expected 30, got 20', 'not in reference_outputs, got 2')
+    >>> sentence("missing", 30, None)
+    'missing from outputs, expected 30'
     """
-    if kind in _NO_ACTUAL:
-        return f"missing from outputs, expected {render(expected, width)}"
-    if kind in _NO_EXPECTED:
-        return f"not in reference_outputs, got {render(actual, width)}"
+    if kind not in _ONE_SIDED:
+        return value_sentence(expected, actual, about, width)
+    text = (
+        f"missing from outputs, expected {render(expected, width)}"
+        if kind in _NO_ACTUAL
+        else f"not in reference_outputs, got {render(actual, width)}"
+    )
+    return f"{about}: {text}" if about else text
+
+
+def value_sentence(expected: Any, actual: Any, about: str = "", width: int = VALUE_WIDTH) -> str:
+    """``about: expected X, got Y``, both values as :func:`shown_pair` shows them.
+
+    >>> value_sentence({"a": 1}, {"a": 2}, "item")
+    'item: expected {"a": 1}, got {"a": 2}'
+    """
     left, right = render(expected, width), render(actual, width)
-    if left[-1] == "…" and right[-1] == "…":  # both cut: where they differ may not show
+    if len(left) == width == len(right) and left[-1] == "…" == right[-1]:  # both cut
         left, right = _around_difference(expected, actual, width, left, right)
+    if about:
+        return f"{about}: expected {left}, got {right}"
     return f"expected {left}, got {right}"
 
 
@@ -161,7 +181,7 @@ def shown_pair(expected: Any, actual: Any, width: int = VALUE_WIDTH) -> tuple[st
     ('{"a": 1}', '{"a": 2}')
     """
     left, right = render(expected, width), render(actual, width)
-    if left[-1] == "…" and right[-1] == "…":  # both cut: where they differ may not show
+    if len(left) == width == len(right) and left[-1] == "…" == right[-1]:  # both cut
         return _around_difference(expected, actual, width, left, right)
     return left, right
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["ANY_ITEM", "Token", "child_path", "join_path", "key_path", "parse_path", "path_text"]
@@ -35,7 +35,6 @@ Token = str | int
 
 _SPECIAL = re.compile(r'[.\[\]*"]')
 _SEGMENTS: dict[str, str] = {}
-_KEY_PATHS: dict[str, str] = {}
 _TOKEN = re.compile(
     r'\[(?P<index>\d+)\]|(?P<star>\[\*\])|(?P<root>\[\])|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
     r"|\.?(?P<name>[^.\[\]]+)"
@@ -73,19 +72,25 @@ def child_path(parent: str, key: Any) -> str:
     return segment[1:] if segment[0] == "." else segment
 
 
-def key_path(key: str) -> str:
-    """The path of a top-level key: ``child_path("", key)``, remembered (comments write it
-    for every key that differs).
+class _KeyPaths(dict[str, str]):
+    """Top-level keys' paths, made on first use (a bounded number kept)."""
 
-    >>> key_path("age"), key_path("x.y")
-    ('age', '["x.y"]')
-    """
-    path = _KEY_PATHS.get(key)
-    if path is None:
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> str:
         path = child_path("", key)
-        if len(_KEY_PATHS) < 65_536:
-            _KEY_PATHS[key] = path
-    return path
+        if len(self) < 65_536:
+            self[key] = path
+        return path
+
+
+key_path: Callable[[str], str] = _KeyPaths().__getitem__
+"""The path of a top-level key, ``child_path("", key)``, remembered: comments write it for
+every key that differs (a dictionary lookup once seen).
+
+>>> key_path("age"), key_path("x.y")
+('age', '["x.y"]')
+"""
 
 
 def path_text(tokens: Iterable[Token], parent: str = "") -> str:

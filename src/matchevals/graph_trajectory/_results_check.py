@@ -76,7 +76,7 @@ def _explain(actual: Any, expected: Any) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _plainly(actual: Any, expected: Any) -> tuple[str, list[dict[str, Any]]]:
-    return f"results: {sentence(Kind.VALUE, expected, actual)}", []
+    return sentence(Kind.VALUE, expected, actual, "results"), []
 
 
 def evaluator_results(pair: Pair, answer: object, threshold: float) -> ResultsCheck:

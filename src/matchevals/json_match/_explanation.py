@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from matchevals._differences import ABSENT, UNPAIRED_KINDS, Kind, sentence
+from matchevals._differences import ABSENT, UNPAIRED_KINDS, Kind, sentence, value_sentence
 from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
 from matchevals._path_text import key_path
 from matchevals._values import render
@@ -62,7 +62,7 @@ def clause(
     """One clause of a comment, e.g. ``age: expected 30, got 20`` (see :class:`Difference`)."""
     head = f"{path} ({output_at} vs {reference_at})" if output_at and reference_at else f"{path}"
     if kind == _VALUE:
-        text = f"{head}: {sentence(kind, expected, actual)}"
+        text = value_sentence(expected, actual, head)
         if type(score) is float and 0 < score < 1:
             text += f" (partial credit {score:.2f})"
         return text
@@ -75,7 +75,7 @@ def clause(
         return f"{head}: judged not to match: {reason or 'no reason given'}"
     if kind == _JUDGE_ERROR:
         return f"{head}: the judge failed: {reason}"
-    return f"{head}: {sentence(kind, expected, actual)}"  # missing, extra
+    return sentence(kind, expected, actual, head)  # missing, extra
 
 
 def entry(

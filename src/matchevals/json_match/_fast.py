@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, cast
 
-from matchevals._differences import ABSENT
+from matchevals._differences import ABSENT, Kind
 from matchevals._limits import MAX_METADATA_MISMATCHES
 from matchevals._types import EvaluatorResult
 from matchevals._values import differing_keys, json_equal
@@ -36,7 +36,6 @@ from matchevals.json_match._explanation import (
     Explanation,
     clause,
     entry,
-    presence_kind,
     unmatched_difference,
 )
 from matchevals.json_match._options import JsonMatchOptions
@@ -53,6 +52,7 @@ _PASSING: EvaluatorResult = {"key": "", "score": 1, "comment": None, "metadata":
 _ONLY_DICTS = frozenset({dict})
 _LEAF_TYPES = frozenset({str, int, bool, float, type(None)})
 _EMPTY: dict[str, Any] = {}
+_VALUE, _MISSING, _EXTRA = Kind.VALUE, Kind.MISSING, Kind.EXTRA
 
 
 def scorer(options: JsonMatchOptions, *, fast: bool = True) -> Scorer:
@@ -136,7 +136,7 @@ def _per_key(
 
 def _failing_result(key: str, path: str, actual: Any, expected: Any) -> EvaluatorResult:
     """The result of ``key`` (its difference at ``path``: the key as a path, or a leaf path)."""
-    kind = presence_kind(expected, actual)
+    kind = _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
     return {
         "key": KEY_PREFIX + key,
         "score": 0,

@@ -105,7 +105,7 @@ def _arg_problem(output: ToolCall, reference: ToolCall, difference: ArgDifferenc
         return _Problem(f"{head}: {difference.reason}", entry)
     if expected is ABSENT and actual is ABSENT:  # a listed key (openevals' key lists)
         return _Problem(f"{head}: missing from both sides; a listed key must be on both", entry)
-    return _Problem(f"{head}: {sentence(kind, expected, actual)}", entry)
+    return _Problem(sentence(kind, expected, actual, head), entry)
 
 
 def _differences(rules: ArgsRules, output: ToolCall, reference: ToolCall) -> list[ArgDifference]:
