@@ -239,7 +239,8 @@ EXIT_STATUS = (
 PATHS_AND_GLOBS = (
     "--exclude-keys, --rubric, --comparators and --list-match-modes take paths as results are "
     "keyed: top-level keys as they are (city), nested keys joined with dots (address.city, with "
-    "--nested), list items as [*] (items[*].price), and [] / [*] for a top-level list of plain "
+    '--nested; a key that would read ambiguously is quoted: a["x.y"]), list items as [*] '
+    "(items[*].price), and [] / [*] for a top-level list of plain "
     "values and its items. A pattern matches a path when it equals it, or as a glob: * matches "
     "any run of characters within one dot-separated segment (*.internal_* matches "
     "user.internal_id), ** matches any number of segments (**.internal_* matches internal_id "
