@@ -80,6 +80,7 @@ def test_langgraph_agent_evaluated_with_langsmith_offline() -> None:
 
 def test_pytest_example_passes_with_the_plugin() -> None:
     env = {**os.environ, "LANGSMITH_TRACING": "false", "LANGSMITH_TEST_TRACKING": "false"}
+    env.pop("PYTEST_ADDOPTS", None)  # this suite's own selection is not the example's
     completed = subprocess.run(
         [
             sys.executable,
