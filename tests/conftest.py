@@ -28,7 +28,7 @@ SLOW = (
     "tests/docs/test_site_in_browser.py",
     "tests/testing/test_pytest_plugin",  # pytest run again in a fresh interpreter
     "tests/testing/test_plugin_comparisons.py",
-    "tests/test_examples_more.py::test_pytest_example_passes_with_the_plugin",
+    "tests/test_examples.py::test_pytest_example_passes_with_the_plugin",
     "tests/robustness/test_hostile_shapes.py::test_json_match_10000_levels",
 )
 """Tests that take seconds each: ``python -m pytest -m "not slow"`` leaves them out (CI runs

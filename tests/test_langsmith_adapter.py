@@ -15,7 +15,13 @@ from langsmith.schemas import Example
 from openevals.json import create_json_match_evaluator as openevals_json_match
 
 import matchevals._langsmith as adapter
+from matchevals.graph_trajectory import (
+    create_graph_trajectory_match_evaluator,
+    create_graph_trajectory_rules_evaluator,
+)
+from matchevals.graph_trajectory.strict import graph_trajectory_strict_match
 from matchevals.json_match import create_async_json_match_evaluator, create_json_match_evaluator
+from matchevals.trajectory import create_trajectory_match_evaluator
 from tests.langsmith_offline import (
     langsmith_test_case,
     offline_aevaluate,
@@ -32,9 +38,35 @@ def test_inside_a_trace_the_evaluator_is_a_traced_run() -> None:
     parent = run_traced(lambda: evaluator(outputs=OUTPUTS, reference_outputs=REFERENCES))
     (child,) = parent.child_runs
     assert child.name == "json_match_evaluator"
-    assert child.inputs == {"outputs": OUTPUTS, "reference_outputs": REFERENCES, "inputs": None}
+    assert child.inputs == {"outputs": OUTPUTS, "reference_outputs": REFERENCES}
     assert child.outputs == {"output": evaluator(outputs=OUTPUTS, reference_outputs=REFERENCES)}
     assert child.metadata["__ls_framework"] == "matchevals"
+
+
+def test_every_evaluator_traces_the_inputs_it_is_given() -> None:
+    steps = {"steps": [["a"]]}
+    calls = [{"role": "ai", "tool_calls": [{"name": "a", "args": {}}]}]
+    cases = [
+        (create_json_match_evaluator(), OUTPUTS, REFERENCES),
+        (create_trajectory_match_evaluator(), calls, calls),
+        (create_graph_trajectory_match_evaluator(), steps, steps),
+        (graph_trajectory_strict_match, {"steps": [["a"]]}, {"steps": [["a"]]}),
+    ]
+    for evaluator, outputs, references in cases:
+        parent = run_traced(
+            lambda e=evaluator, o=outputs, r=references: e(
+                outputs=o, reference_outputs=r, inputs={"question": "q"}
+            )
+        )
+        (child,) = parent.child_runs
+        assert child.inputs == {
+            "outputs": outputs,
+            "reference_outputs": references,
+            "inputs": {"question": "q"},
+        }, child.name
+    rules = create_graph_trajectory_rules_evaluator(forbidden=["b"])
+    (child,) = run_traced(lambda: rules(outputs=steps, inputs={"question": "q"})).child_runs
+    assert child.inputs == {"outputs": steps, "inputs": {"question": "q"}}
 
 
 async def test_inside_a_trace_the_async_evaluator_is_a_traced_run() -> None:
@@ -64,11 +96,21 @@ def test_traceable_is_applied_once_per_evaluator_not_per_call(
         return real_traceable(*args, **kwargs)
 
     monkeypatch.setattr(adapter, "traceable", counting_traceable)
-    evaluator = create_json_match_evaluator()  # aggregator None: one result per key
-    built = len(applied)
-    for _ in range(20):
-        run_traced(lambda: evaluator(outputs=OUTPUTS, reference_outputs=REFERENCES))
-    assert len(applied) == built == 2  # one sync and one async wrapper, at creation
+    steps = {"steps": [["a"]]}
+    calls = [{"role": "ai", "tool_calls": [{"name": "a", "args": {}}]}]
+    for build, outputs, references in [
+        (create_json_match_evaluator, OUTPUTS, REFERENCES),  # aggregator None: a result per key
+        (create_trajectory_match_evaluator, calls, calls),
+        (create_graph_trajectory_match_evaluator, steps, steps),
+    ]:
+        applied.clear()
+        evaluator = build()
+        built = len(applied)
+        for _ in range(20):
+            run_traced(
+                lambda e=evaluator, o=outputs, r=references: e(outputs=o, reference_outputs=r)
+            )
+        assert len(applied) == built == 2, build  # a sync and an async wrapper, at creation
 
 
 def test_with_tracing_off_no_run_is_created(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,8 +119,7 @@ def test_with_tracing_off_no_run_is_created(monkeypatch: pytest.MonkeyPatch) -> 
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the traced wrapper must not run with tracing off")
 
-    evaluation_run = evaluator.args[2]  # type: ignore[attr-defined]  # the EvaluatorRun
-    monkeypatch.setattr(evaluation_run, "_traced", fail)
+    monkeypatch.setattr(adapter.EvaluatorRun, "traced", fail)
     with tracing_context(enabled=False):
         assert evaluator(outputs=OUTPUTS, reference_outputs=REFERENCES)[0]["score"] == 0
 

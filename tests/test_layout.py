@@ -173,7 +173,7 @@ def test_the_import_graph_is_read_correctly() -> None:
     # a lazy import inside a function counts
     assert "matchevals.json_match._value_table" in graph["matchevals.json_match._pairing"]
     # importing a module of another package runs that package's __init__
-    assert "matchevals.graph_trajectory" in graph["matchevals._explain_graph"]
+    assert "matchevals.graph_trajectory" in graph["matchevals.report._model"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
 

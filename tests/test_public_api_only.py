@@ -196,11 +196,14 @@ def test_inside_a_traced_run_both_checks_see_tracing() -> None:
 def test_the_adapter_works_with_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the private names gone, the adapter decides through the public API and still traces."""
     monkeypatch.setattr(_langsmith, "langsmith_active", _langsmith.tracing_check("gone"))
-    run = _langsmith.EvaluatorRun("probe")
+    from matchevals.graph_trajectory import create_graph_trajectory_rules_evaluator
+
+    evaluator = create_graph_trajectory_rules_evaluator(forbidden=["b"])
+    run = {"steps": [["a"], ["b"]]}
     with tracing_context(enabled=False):
-        untraced = run.call(lambda: [{"key": "k", "score": 0}], outputs={"a": 1})
-    parent = run_traced(lambda: run.call(lambda: [{"key": "k", "score": 0}], outputs={"a": 1}))
-    assert untraced == [{"key": "k", "score": 0}]
-    assert [child.name for child in parent.child_runs] == ["probe"]
-    assert parent.child_runs[0].inputs == {"outputs": {"a": 1}}
+        untraced = evaluator(outputs=run)
+    parent = run_traced(lambda: evaluator(outputs=run))
+    assert untraced[0]["score"] is False
+    assert [child.name for child in parent.child_runs] == ["graph_trajectory_rules"]
+    assert parent.child_runs[0].inputs == {"outputs": run}
     assert parent.child_runs[0].outputs == {"output": untraced}

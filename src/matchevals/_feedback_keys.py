@@ -13,9 +13,11 @@ the key (for json_match, the prefix of its keys).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
-__all__ = ["check_feedback_key", "graded_key", "renamed"]
+__all__ = ["check_feedback_key", "graded_key", "renamed", "renaming"]
 
 _R = TypeVar("_R")
 
@@ -50,3 +52,29 @@ def renamed(results: _R, default_prefix: str, prefix: str) -> _R:
         if key.startswith(default_prefix):
             result["key"] = prefix + key[start:]  # type: ignore[index]
     return results
+
+
+def renaming(
+    compute: Callable[..., Any], default_prefix: str, prefix: str, *, asynchronous: bool = False
+) -> Callable[..., Any]:
+    """``compute`` (a sync or async function of the evaluator's arguments) with the
+    ``default_prefix`` of its results' keys replaced by ``prefix``; ``compute`` itself when they
+    are equal. A partial of module-level functions, so it pickles when ``compute`` does.
+
+    >>> results = lambda outputs, reference_outputs: [{"key": "json_match:a", "score": 1}]
+    >>> renaming(results, "json_match", "invoice")(1, 1)[0]["key"]
+    'invoice:a'
+    """
+    if prefix == default_prefix:
+        return compute
+    return partial(_arenamed if asynchronous else _renamed, compute, default_prefix, prefix)
+
+
+def _renamed(compute: Callable[..., Any], default_prefix: str, prefix: str, *args: Any) -> Any:
+    return renamed(compute(*args), default_prefix, prefix)
+
+
+async def _arenamed(
+    compute: Callable[..., Awaitable[Any]], default_prefix: str, prefix: str, *args: Any
+) -> Any:
+    return renamed(await compute(*args), default_prefix, prefix)

@@ -6,7 +6,8 @@ a traced parent, LangSmith's pytest plugin) or turns tracing on in the environme
 (``LANGSMITH_TRACING=true``), so until then the answer costs a dictionary lookup and langsmith
 is not even imported. Otherwise it is langsmith's own answer (:data:`langsmith_active`).
 
-When something watches, the evaluator runs its computation through :meth:`EvaluatorRun.traced`:
+When something watches, the evaluator's edge (:mod:`matchevals._edge`) runs its computation
+through :meth:`EvaluatorRun.traced`:
 inside a ``traceable`` wrapper created once per evaluator (never per call or per key), and inside
 a ``@pytest.mark.langsmith`` test each result is also logged as feedback, as openevals does.
 """
@@ -170,7 +171,7 @@ class EvaluatorRun:
     already imported or the environment traces, else on the first traced call.
 
     >>> run = EvaluatorRun("my_evaluator")
-    >>> run.call(lambda: {"key": "k", "score": 1}, outputs={}, reference_outputs={})
+    >>> run.traced(lambda: {"key": "k", "score": 1}, outputs={}, reference_outputs={})
     {'key': 'k', 'score': 1}
     """
 
@@ -194,21 +195,9 @@ class EvaluatorRun:
         wrap = traceable(name=self.run_name, metadata=metadata, process_inputs=_drop_compute)
         self._atraced = wrap(_acall)
 
-    def call(self, compute: Callable[[], Result], **traced_inputs: Any) -> Result:
-        """Return ``compute()``, traced and logged as feedback when LangSmith is watching."""
-        if not watching():
-            return compute()
-        return self.traced(compute, **traced_inputs)
-
-    async def acall(self, compute: Callable[[], Awaitable[Result]], **traced_inputs: Any) -> Result:
-        """The async twin of :meth:`call`: the same decision, awaiting ``compute()``."""
-        if not watching():
-            return await compute()
-        return await self.atraced(compute, **traced_inputs)
-
     def traced(self, compute: Callable[[], Result], **traced_inputs: Any) -> Result:
         """``compute()`` as a traced run, logged as feedback inside a LangSmith pytest test
-        (for callers that asked :func:`watching` themselves)."""
+        (the edge asks :func:`watching` first, :mod:`matchevals._edge`)."""
         if self._traced is None:
             self._wrap()
         assert self._traced is not None

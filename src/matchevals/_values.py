@@ -18,7 +18,17 @@ from collections.abc import Hashable, Mapping, Sequence
 from json.encoder import encode_basestring as _quote
 from typing import Any
 
-__all__ = ["EXACT_TYPES", "describe_type", "differing_keys", "freeze", "json_equal", "render"]
+__all__ = [
+    "EXACT_TYPES",
+    "a_type",
+    "describe_type",
+    "differing_keys",
+    "freeze",
+    "json_equal",
+    "render",
+    "text_of",
+    "with_article",
+]
 
 _BOOL_TAG = "\x00bool"
 _NAN_TAG = "\x00nan"
@@ -167,13 +177,28 @@ def render(value: Any, limit: int = 60) -> str:
         text = _quote(value if len(value) <= limit else value[:limit])
         if len(text) <= limit:  # the common case: a short string
             return text
-    elif value_type is int or value_type is float:
+    elif value_type is int or value_type is float:  # text_of's, inline: comments are hot
         text = repr(value)
-    elif value is None or value_type is bool:
-        text = "null" if value is None else ("true" if value else "false")
     else:
-        text = _dump(value)
+        text = text_of(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def text_of(value: Any) -> str:
+    """The whole JSON text :func:`render` shortens (keys sorted; what JSON cannot hold as its
+    ``repr``).
+
+    >>> text_of({"b": [1.5, None], "a": "x"})
+    '{"a": "x", "b": [1.5, null]}'
+    """
+    value_type = type(value)
+    if value_type is str:
+        return _quote(value)
+    if value_type is int or value_type is float:
+        return repr(value)
+    if value is None or value_type is bool:
+        return "null" if value is None else ("true" if value else "false")
+    return _dump(value)
 
 
 def _dump(value: Any) -> str:
@@ -207,3 +232,22 @@ def describe_type(value: Any) -> str:
     if isinstance(value, Sequence) and not isinstance(value, bytes):
         return "list"
     return f"value of type {type(value).__name__}"
+
+
+def with_article(noun: str) -> str:
+    """``noun`` after "a" or "an", as messages say it.
+
+    >>> with_article("object"), with_article("list"), with_article("user"), with_article("int")
+    ('an object', 'a list', 'a user', 'an int')
+    """
+    vowel = noun[:1].lower() in "aeiou" and noun[:2].lower() != "us"
+    return ("an " if vowel else "a ") + noun
+
+
+def a_type(value: Any) -> str:
+    """A value's JSON type with its article, as error messages say it.
+
+    >>> a_type(None), a_type({}), a_type(3)
+    ('a null value', 'an object', 'a number')
+    """
+    return with_article(describe_type(value))

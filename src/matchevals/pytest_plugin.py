@@ -38,16 +38,54 @@ from typing import Any
 
 import pytest
 
-from matchevals._explain import explain_result, is_evaluator_result
-
 __all__ = ["graph_runs", "pytest_assertrepr_compare", "pytest_runtest_call"]
 
 HEADING = "matchevals explains:"
 MAX_EXPLAINED = 5
 
 
+def is_evaluator_result(value: Any) -> bool:
+    """Whether ``value`` looks like an ``EvaluatorResult`` dict (``key`` and ``score``)."""
+    return (
+        isinstance(value, Mapping)
+        and isinstance(value.get("key"), str)
+        and "score" in value
+        and isinstance(value["score"], (bool, int, float))
+    )
+
+
 def _failing(value: Any) -> bool:
     return is_evaluator_result(value) and float(value["score"]) < 1
+
+
+def explain_result(result: Mapping[str, Any]) -> list[str]:
+    """Lines explaining one result from what it carries, each package's way: an agent
+    trajectory side by side, json_match's differences as a table, graph runs superstep by
+    superstep, or else the comment's clauses (the packages are imported only when a result
+    fails)."""
+    from matchevals.trajectory._side_by_side import is_trajectory_result, trajectory_lines
+
+    if is_trajectory_result(result):
+        return trajectory_lines(result)
+    lines = [f"{result['key']} = {result['score']!r}"]
+    metadata = result.get("metadata")
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    mismatches = metadata.get("mismatches")
+    if mismatches:
+        from matchevals.json_match._difference_table import (
+            groups_from_mismatches,
+            render_differences,
+        )
+
+        groups = groups_from_mismatches([m for m in mismatches if isinstance(m, Mapping)])
+        lines.extend("  " + line for line in render_differences(groups))
+    elif isinstance(metadata.get("runs"), list):
+        from matchevals.graph_trajectory._side_by_side import runs_lines
+
+        lines.extend(runs_lines(metadata["runs"], result.get("comment")))
+    elif result.get("comment"):
+        lines.extend("  " + part for part in str(result["comment"]).split("; "))
+    return lines
 
 
 def _results_in(name: str, value: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:

@@ -17,15 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matchevals._explain import (
-    groups_from_mismatches,
-    json_differences,
-    render_differences,
-)
-from matchevals._explain_graph import trajectory_side_by_side
-from matchevals._explain_trajectory import trajectory_lines
 from matchevals._types import EvaluatorResult
-from matchevals.graph_trajectory._results_check import UNEQUAL
 
 __all__ = [  # noqa: F822 - ScriptedJudge is loaded on first use (module __getattr__)
     "ScriptedJudge",
@@ -117,6 +109,12 @@ def _json_message(
     bar: float,
     options: Mapping[str, Any],
 ) -> str:
+    from matchevals.json_match._difference_table import (
+        groups_from_mismatches,
+        json_differences,
+        render_differences,
+    )
+
     head = (
         f"json_match: {len(failing)} of {len(results)} results {_below(failing, bar)}: "
         + _scores_line(failing)
@@ -183,6 +181,8 @@ def _runs(value: Any) -> list[Any]:
 
 
 def _graph_message(outputs: Any, reference_outputs: Any, result: Any, bar: float) -> str:
+    from matchevals.graph_trajectory._side_by_side import trajectory_side_by_side
+
     lines = [f"{result['key']} = {result['score']!r} (threshold {bar}): {result['comment']}"]
     runs, references = _runs(outputs), _runs(reference_outputs)
     for meta in result["metadata"]["runs"]:
@@ -200,6 +200,9 @@ def _graph_message(outputs: Any, reference_outputs: Any, result: Any, bar: float
 
 
 def _results_lines(run: Any, reference: Any, meta: Mapping[str, Any]) -> list[str]:
+    from matchevals.graph_trajectory._results_check import UNEQUAL
+    from matchevals.json_match._difference_table import json_differences, render_differences
+
     check = meta.get("results") or {}
     comment = check.get("comment")
     if comment and not comment.startswith(UNEQUAL):  # a results_evaluator's own words
@@ -246,4 +249,6 @@ def assert_trajectory_match(
     )
     if _passes(result, bar):
         return result
+    from matchevals.trajectory._side_by_side import trajectory_lines
+
     raise AssertionError("\n".join(trajectory_lines(result, threshold=bar)))

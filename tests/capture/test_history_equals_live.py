@@ -77,7 +77,7 @@ CASES = [
         [BESIDE_PLAIN, [["o1"], ["o2"]]],
         subgraph_level=False,
     ),
-    Case(  # issue 12: the first invocation came back empty and inner:i1 was lost
+    Case(  # the first invocation came back empty and inner:i1 was lost
         "subgraph_static_before",
         lambda cp, a, sub: beside(chain("i1 i2", a, sub, interrupt_before=["i2"]), cp, a),
         [EMPTY, None],

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from matchevals.cli import main
-from matchevals.cli._output import destination, report_encoding, write_encoded
 from tests.cli.helpers import as_json, no_traceback, run, write_jsonl
 
 PEOPLE = [{"name": "Ann", "age": 30}, {"name": "Bob", "age": 40}, {"name": "Cy", "age": 5}]
@@ -120,19 +119,23 @@ def test_a_text_only_stdout_gets_the_lines_decoded_then_the_summary(
 
 
 def test_where_newlines_are_translated_the_lines_go_through_the_text_layer(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On Windows a text handle writes ``\\n`` as ``\\r\\n``: lines made as bytes are
     written as text there too, so the report's line ends agree."""
+    outputs = write_jsonl(tmp_path / "out.jsonl", [{"city": "Zürich"}, {"city": "Bern"}])
+    references = write_jsonl(tmp_path / "ref.jsonl", [{"city": "Zurich"}, {"city": "Bern"}])
     binary = io.BytesIO()
     stdout = io.TextIOWrapper(binary, encoding="ascii", newline="\r\n")
     monkeypatch.setattr(sys, "stdout", stdout)
     monkeypatch.setattr(os, "linesep", "\r\n")
-    assert report_encoding(None) == "utf-8"  # not stdout's: the lines are decoded again
-    with destination(None) as (out, _):
-        write_encoded(out, "é\n".encode(), "utf-8")
-        out.write("summary\n")
-    assert binary.getvalue() == b"\\u00e9\r\nsummary\r\n"
+    assert main(["json", str(outputs), str(references), "--format", "jsonl"]) == 0
+    stdout.flush()
+    written = binary.getvalue()
+    lines = written.split(b"\r\n")
+    assert lines[-1] == b"" and all(b"\n" not in line for line in lines)
+    assert [json.loads(line)["type"] for line in lines[:-1]] == ["example", "example", "summary"]
+    assert json.loads(lines[0])["outputs"] == {"city": "Zürich"}
 
 
 @pytest.mark.parametrize(("bar", "status"), [("0.9", 1), ("0.8333", 0), ("0", 0), ("1", 1)])

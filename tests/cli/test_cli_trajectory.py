@@ -24,7 +24,10 @@ def ai(*calls: dict[str, Any]) -> dict[str, Any]:
 
 ASK = {"role": "user", "content": "help"}
 OUTPUTS: list[Any] = [
-    [ASK, ai(call("search", q="x"), call("search", q="x", lang="en"))],  # the case
+    [
+        ASK,
+        ai(call("search", q="x"), call("search", q="x", lang="en")),
+    ],  # optimal pairing
     [ASK, ai(call("weather", city="sf"))],
     {"messages": [ASK, {"role": "assistant", "content": "no tools needed"}]},
 ]

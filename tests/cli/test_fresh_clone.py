@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SMOKE_TESTS = "tests/test_examples.py"
+SMOKE_TESTS = "tests/test_examples.py::test_json_match_options_print_their_scores"
 pytestmark = pytest.mark.fresh_clone
 
 

@@ -182,14 +182,6 @@ def test_extra_keyword_arguments_are_ignored() -> None:
     assert result["score"] is True
 
 
-def test_the_langsmith_adapter_is_built_once() -> None:
-    from matchevals.graph_trajectory import _evaluators
-
-    evaluator = create_graph_trajectory_match_evaluator()
-    assert evaluator.func is _evaluators._evaluate  # type: ignore[attr-defined]
-    assert _evaluators._MATCH_RUN.run_name == "graph_trajectory_match"
-
-
 def test_importing_the_package_does_not_import_langgraph() -> None:
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""comparators={path: comparator}: built-ins, partial credit, pairing, errors (issue 5)."""
+"""comparators={path: comparator}: built-ins, partial credit, pairing, errors."""
 
 from __future__ import annotations
 

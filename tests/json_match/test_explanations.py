@@ -1,4 +1,4 @@
-"""Every result below 1 explains itself: comment clauses and metadata mismatches (issue 5)."""
+"""Every result below 1 explains itself: comment clauses and metadata mismatches."""
 
 from __future__ import annotations
 

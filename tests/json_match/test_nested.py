@@ -1,4 +1,4 @@
-"""nested=True: leaf paths, nested lists, per-path list modes, globbed rules (issue 5)."""
+"""nested=True: leaf paths, nested lists, per-path list modes, globbed rules."""
 
 from __future__ import annotations
 

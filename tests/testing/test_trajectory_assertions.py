@@ -1,5 +1,5 @@
 """``assert_trajectory_match`` and the side-by-side tables behind it (also what the pytest plugin
-and ``explain_result`` show for trajectory results)."""
+shows for a trajectory result alone)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from matchevals._explain import explain_result
-from matchevals._explain_trajectory import is_trajectory_result, trajectory_table
 from matchevals.testing import assert_trajectory_match
 from matchevals.trajectory import create_trajectory_match_evaluator
+from tests.testing.helpers import plugin_lines
 
 
 def call(name: str, **args: Any) -> dict[str, Any]:
@@ -206,29 +205,27 @@ def test_tool_results_taken_from_anthropic_user_messages_are_named_by_their_bloc
     ]
 
 
-def test_explain_result_lays_out_trajectory_results_and_leaves_others_alone() -> None:
+def test_the_plugin_lays_out_trajectory_results_whatever_their_key() -> None:
     result = create_trajectory_match_evaluator(trajectory_match_mode="unordered")(
         outputs=OUTPUTS, reference_outputs=REFERENCES
     )
-    assert is_trajectory_result(result)
-    lines = explain_result(result)
-    assert lines[0] == "trajectory_unordered_match = False"
-    assert lines[1:6] == trajectory_table(result)
-    assert lines[6] == "  why:"
-    assert not is_trajectory_result({**result, "key": "json_match:tool_calls"})
-    assert not is_trajectory_result({**result, "metadata": None})
+    lines = plugin_lines(result)
+    assert lines[1] == "  left: trajectory_unordered_match = False"
+    table = lines[2:7]
+    assert table[0].split() == ["expected", "(reference_outputs)", "actual", "(outputs)"]
+    assert lines[7] == "    why:"
+    renamed = create_trajectory_match_evaluator(
+        trajectory_match_mode="unordered", feedback_key="agent_calls"
+    )(outputs=OUTPUTS, reference_outputs=REFERENCES)
+    assert plugin_lines(renamed)[2:] == lines[2:]  # the mode is read from the metadata
     plain = {"key": "trajectory_strict_match", "score": False, "comment": "x; y"}
-    assert explain_result(plain) == [
-        "trajectory_strict_match = False",
-        "  x",
-        "  y",
-    ]
+    assert plugin_lines(plain)[1:] == ["  left: trajectory_strict_match = False", "    x", "    y"]
 
 
 def test_the_table_is_built_from_the_results_plain_data_alone() -> None:
     result = create_trajectory_match_evaluator()(outputs=OUTPUTS, reference_outputs=REFERENCES)
     through_json = json.loads(json.dumps(result))  # what the command line or LangSmith keeps
-    assert trajectory_table(through_json) == trajectory_table(result)
+    assert plugin_lines(through_json) == plugin_lines(result)
 
 
 def test_an_empty_side() -> None:
@@ -240,4 +237,5 @@ def test_an_empty_side() -> None:
     result = create_trajectory_match_evaluator(trajectory_match_mode="unordered", score="f1")(
         outputs=[ASK], reference_outputs=[]
     )
-    assert trajectory_table(result) == ["    (no tool calls)"]
+    assert result["score"] == 1.0  # nothing to pair: a table without rows, were it shown
+    assert "      (no tool calls)" in plugin_lines({**result, "score": 0.0})

@@ -33,7 +33,7 @@ def score(outputs: Any, references: Any, **options: Any) -> Any:
 
 
 def test_json_match_options_compare_a_tool_s_arguments_on_purpose() -> None:
-    """The issue's example: a city that differs in case and spaces matches when asked."""
+    """A city that differs in case and spaces matches when asked."""
     outputs, references = (
         run("weather", {"city": "san francisco "}),
         run("weather", {"city": "San Francisco"}),

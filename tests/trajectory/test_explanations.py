@@ -62,8 +62,9 @@ def test_a_failure_names_the_differing_argument_the_missing_and_the_extra_call()
         },
     ]
     assert set(result["metadata"]) == {
-        "match", "precision", "recall", "f1", "pairing", "calls", "mismatches"
+        "mode", "match", "precision", "recall", "f1", "pairing", "calls", "mismatches"
     }  # fmt: skip
+    assert result["metadata"]["mode"] == "unordered"
 
 
 def test_superset_reports_only_what_is_missing_and_subset_only_what_is_extra() -> None:

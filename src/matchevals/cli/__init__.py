@@ -82,13 +82,10 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     _add_html_details(group)
 
 
-def _add_html_details(group: Any, text: _help.OptionHelp | None = None) -> None:
+def _add_html_details(group: Any) -> None:
+    help_text = _help.COMMON_HELP["html_details"].render(str(HTML_DETAILS))
     group.add_argument(
-        "--html-details",
-        type=whole_number(0),
-        default=HTML_DETAILS,
-        metavar="N",
-        help=(text or _help.COMMON_HELP["html_details"]).render(str(HTML_DETAILS)),
+        "--html-details", type=whole_number(0), default=HTML_DETAILS, metavar="N", help=help_text
     )
 
 
@@ -288,7 +285,7 @@ def _add_report(commands: Any, command: str | None) -> None:
             help="where to write the page (default: RESULTS with .html instead of its suffix)",
         )
         report_cmd.add_argument("--title", help="the page's title (default: the run's)")
-        _add_html_details(report_cmd, _help.REPORT_DETAILS_HELP)
+        _add_html_details(report_cmd)
 
 
 def _builtin_comparators() -> list[tuple[str, str]]:

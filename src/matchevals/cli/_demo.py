@@ -115,9 +115,9 @@ def _batch() -> int:
 def _live_graph() -> None:
     import json
 
-    from matchevals._explain_graph import trajectory_side_by_side
     from matchevals.cli._demo_graph import fan_out_graph
     from matchevals.graph_trajectory import ReferenceStep, create_graph_trajectory_match_evaluator
+    from matchevals.graph_trajectory._side_by_side import trajectory_side_by_side
     from matchevals.graph_trajectory.langgraph import capture_graph_runs
 
     graph = fan_out_graph()

@@ -21,7 +21,6 @@ __all__ = [
     "EXIT_STATUS",
     "GRAPH_OPTION_HELP",
     "JSON_OPTION_HELP",
-    "REPORT_DETAILS_HELP",
     "TRAJECTORY_OPTION_HELP",
     "Formatter",
     "OptionHelp",
@@ -48,6 +47,9 @@ class OptionHelp:
             parts.append(f"e.g. {self.example}")
         return ". ".join(parts).replace("%", "%%")
 
+
+_RESULT_KEY = OptionHelp("the result key (graded ones have their own)", "--feedback-key k")
+_COMPAT = OptionHelp("openevals: openevals 0.2.2's exact results", "--compat openevals")
 
 JSON_OPTION_HELP: dict[str, OptionHelp] = {
     "aggregator": OptionHelp(
@@ -128,7 +130,7 @@ JSON_OPTION_HELP: dict[str, OptionHelp] = {
         "--on-judge-error zero",
     ),
     "feedback_key": OptionHelp("the prefix of the result keys", "--feedback-key invoice"),
-    "compat": OptionHelp("openevals: openevals 0.2.2's exact results", "--compat openevals"),
+    "compat": _COMPAT,
 }
 
 GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
@@ -146,7 +148,7 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "--partial-credit --threshold 0.8",
         "SCORE",
     ),
-    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
+    "feedback_key": _RESULT_KEY,
 }
 
 TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
@@ -162,8 +164,8 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "--tool-args-match-mode superset",
     ),
     "tool_args_match_overrides": OptionHelp("per-tool argument rules: use the Python API"),
-    "feedback_key": OptionHelp("the result key (graded ones have their own)", "--feedback-key k"),
-    "compat": OptionHelp("openevals: openevals 0.2.2's exact answers", "--compat openevals"),
+    "feedback_key": _RESULT_KEY,
+    "compat": _COMPAT,
     "alignment": OptionHelp(
         "how tool calls choose partners: optimal (a maximum matching: True exactly when a valid "
         "pairing exists) or greedy (openevals' own pairing)",
@@ -213,17 +215,11 @@ COMMON_HELP: dict[str, OptionHelp] = {
         "--id-key id",
     ),
     "html_details": OptionHelp(
-        "with --format html: how many of the lowest-scoring examples the page holds in full "
-        "(values, differences, swimlane); every example's score is always there",
+        "how many of the lowest-scoring examples an HTML page holds in full (values, "
+        "differences, swimlane); every example's score is always there",
         "--html-details 5000",
     ),
 }
-
-REPORT_DETAILS_HELP = OptionHelp(
-    "how many of the lowest-scoring examples the page holds in full (values, differences, "
-    "swimlane); every example's score is always there",
-    "--html-details 5000",
-)
 
 EXIT_STATUS = (
     ("0", "every example was scored and every gate passed (--fail-under, graph --threshold)"),
@@ -243,7 +239,8 @@ EXIT_STATUS = (
 PATHS_AND_GLOBS = (
     "--exclude-keys, --rubric, --comparators and --list-match-modes take paths as results are "
     "keyed: top-level keys as they are (city), nested keys joined with dots (address.city, with "
-    "--nested), list items as [*] (items[*].price), and [] / [*] for a top-level list of plain "
+    '--nested; a key that would read ambiguously is quoted: a["x.y"]), list items as [*] '
+    "(items[*].price), and [] / [*] for a top-level list of plain "
     "values and its items. A pattern matches a path when it equals it, or as a glob: * matches "
     "any run of characters within one dot-separated segment (*.internal_* matches "
     "user.internal_id), ** matches any number of segments (**.internal_* matches internal_id "

@@ -17,6 +17,8 @@ import re
 import sys
 from typing import Any
 
+from matchevals._values import with_article
+
 __all__ = ["JudgeFlagError", "check_picklable", "judge_spec", "load_judge"]
 
 _SPEC = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
@@ -84,7 +86,7 @@ def load_judge(spec: str) -> Any:
             ) from None
     if not isinstance(judge, BaseChatModel):
         raise JudgeFlagError(
-            f"--judge {spec} is {_a(type(judge).__name__)}, not a LangChain chat model "
+            f"--judge {spec} is {with_article(type(judge).__name__)}, not a LangChain chat model "
             "(langchain_core.language_models.BaseChatModel)"
         )
     try:
@@ -112,7 +114,3 @@ def check_picklable(spec: str, judge: Any) -> None:
             f"--judge {spec} cannot be sent to --workers processes ({type(error).__name__}: "
             f"{error}); use --workers 1"
         ) from None
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

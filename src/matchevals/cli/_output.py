@@ -41,6 +41,15 @@ class _Guarded:
         self._binary: IO[bytes] | None = _binary_under(handle)
         self.encoding_of_lines = _encoding_of_lines(handle)
 
+    @contextlib.contextmanager
+    def _named(self) -> Iterator[None]:
+        try:
+            yield
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportError(self._where, error) from None
+
     def write_encoded(self, data: bytes, encoding: str) -> None:
         """Write report lines encoded in ``encoding``: as they are, after the text written
         so far, where the handle writes that encoding to a binary buffer; else decoded."""
@@ -48,39 +57,24 @@ class _Guarded:
             self.write(data.decode(encoding))
             return
         self.flush()
-        try:
+        with self._named():
             self._binary.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
 
     def write(self, text: str) -> int:
         try:
-            return self._handle.write(text)
+            with self._named():
+                return self._handle.write(text)
         except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800"), or a narrow stdout
             encoding = getattr(self._handle, "encoding", None) or "utf-8"
             return self.write(text.encode(encoding, JSON_ESCAPE).decode(encoding))
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
 
     def flush(self) -> None:
-        try:
+        with self._named():
             self._handle.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
 
     def close(self) -> None:
-        try:
+        with self._named():
             self._handle.close()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportError(self._where, error) from None
 
     def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
         return getattr(self._handle, name)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from matchevals._scoring import not_json
-from matchevals._values import describe_type
+from matchevals._values import a_type, describe_type, with_article
 
 __all__ = ["Chunk", "InputError", "Reader", "Side", "id_of", "load_document"]
 
@@ -83,20 +83,19 @@ def id_of(value: Any, key: str) -> tuple[Any, str | None]:
     """
     if type(value) is not dict and not isinstance(value, Mapping):
         kind = describe_type(value)
-        return None, f"the example is {_a(kind)}, not an object, so it has no --id-key {key!r}"
+        return (
+            None,
+            f"the example is {with_article(kind)}, not an object, so it has no --id-key {key!r}",
+        )
     if key not in value:
         return None, f"the example has no {key!r} (the --id-key)"
     ident = value[key]
     if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
         return None, (
-            f"the example's {key!r} (the --id-key) is {_a(describe_type(ident))}; "
+            f"the example's {key!r} (the --id-key) is {a_type(ident)}; "
             "expected a string or a number"
         )
     return ident, None
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _is_jsonl(path: Path) -> bool:

@@ -1,10 +1,9 @@
-"""The graph trajectory evaluators: thin sync and async edges around the pure core.
+"""The graph trajectory evaluators: the factories, on the one evaluator edge
+(:mod:`matchevals._edge`).
 
 Each evaluator validates its inputs, compares results (calling ``results_evaluator``, awaited
-when the async evaluator is given an async one), then hands everything to ``score_runs``. It
-asks :func:`~matchevals._langsmith.watching` once per call and runs inside the LangSmith
-adapter only when something watches. Evaluators are ``functools.partial`` objects of
-module-level functions, so they pickle whenever their ``results_evaluator`` does.
+when the async evaluator is given an async one), then hands everything to ``score_runs``.
+Evaluators pickle whenever their ``results_evaluator`` does.
 """
 
 from __future__ import annotations
@@ -13,11 +12,11 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
-from matchevals._calling import MISSING, check_call, keyword_evaluator
-from matchevals._feedback_keys import check_feedback_key, renamed
-from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._edge import Edge, aevaluate, evaluate, evaluator
+from matchevals._feedback_keys import check_feedback_key, renaming
+from matchevals._langsmith import EvaluatorRun
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
 from matchevals.graph_trajectory._results_check import equal_results, evaluator_results
@@ -33,12 +32,9 @@ __all__ = [
     "graph_trajectory_match_async",
 ]
 
-_MATCH_RUN = EvaluatorRun(KEY)
 _RULES_NAME = "graph_trajectory_rules"
 _RULES_PREFIX = "graph_trajectory"
 PARTIAL_KEY = "graph_trajectory_match_partial"
-_RULES_RUN = EvaluatorRun(_RULES_NAME)
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -159,54 +155,18 @@ async def _acompute(
     return _finish(options, pairs, answers)
 
 
-def _evaluate(
-    options: _Options,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> EvaluatorResult:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(KEY, positional, outputs=outputs, reference_outputs=reference_outputs)
-    if not watching():
-        return _compute(options, outputs, reference_outputs)
-    return _MATCH_RUN.traced(
-        partial(_compute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
+_STRICT_RUN = EvaluatorRun(KEY)
+_STRICT = {  # graph_trajectory_match's edges, by eval_results
+    (sync, eval_results): Edge(KEY, partial(compute, _Options(eval_results)), _STRICT_RUN)
+    for sync, compute in ((True, _compute), (False, _acompute))
+    for eval_results in (False, True)
+}
 
 
-async def _aevaluate(
-    options: _Options,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> EvaluatorResult:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(KEY, positional, outputs=outputs, reference_outputs=reference_outputs)
-    if not watching():
-        return await _acompute(options, outputs, reference_outputs)
-    return await _MATCH_RUN.atraced(
-        partial(_acompute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
-
-
-_STRICT_OPTIONS = _Options()
-_STRICT_RESULTS_OPTIONS = _Options(eval_results=True)
-
-
-def _strict(eval_results: object) -> _Options:
-    if eval_results is False:
-        return _STRICT_OPTIONS
-    if eval_results is True:
-        return _STRICT_RESULTS_OPTIONS
-    raise TypeError(f"eval_results is {describe(eval_results)}, expected a bool")
+def _strict(eval_results: object, sync: bool) -> Edge:
+    if eval_results is not False and eval_results is not True:
+        raise TypeError(f"eval_results is {describe(eval_results)}, expected a bool")
+    return _STRICT[sync, eval_results]
 
 
 def graph_trajectory_match(
@@ -221,7 +181,9 @@ def graph_trajectory_match(
     >>> result["score"]
     True
     """
-    return _evaluate(_strict(eval_results), outputs=outputs, reference_outputs=reference_outputs)
+    return evaluate(  # type: ignore[no-any-return]
+        _strict(eval_results, True), outputs=outputs, reference_outputs=reference_outputs
+    )
 
 
 async def graph_trajectory_match_async(
@@ -236,8 +198,8 @@ async def graph_trajectory_match_async(
     >>> result["comment"]
     'run 0 had 2 supersteps where 1 was expected; superstep 1 [b] is extra'
     """
-    return await _aevaluate(
-        _strict(eval_results), outputs=outputs, reference_outputs=reference_outputs
+    return await aevaluate(  # type: ignore[no-any-return]
+        _strict(eval_results, False), outputs=outputs, reference_outputs=reference_outputs
     )
 
 
@@ -269,7 +231,7 @@ def create_graph_trajectory_match_evaluator(
         allow_async=False,
         feedback_key=feedback_key,
     )
-    return keyword_evaluator(partial(_evaluate, options), KEY)
+    return evaluator(KEY, partial(_compute, options))
 
 
 def create_async_graph_trajectory_match_evaluator(
@@ -298,35 +260,17 @@ def create_async_graph_trajectory_match_evaluator(
         allow_async=True,
         feedback_key=feedback_key,
     )
-    return keyword_evaluator(partial(_aevaluate, options), KEY)
+    return evaluator(KEY, partial(_acompute, options), asynchronous=True)
 
 
-def _checked_rules(rules: Rules, prefix: str, outputs: Any) -> list[EvaluatorResult]:
-    return renamed(check_rules(rules, outputs), _RULES_PREFIX, prefix)
+def _checked_rules(rules: Rules, outputs: Any, reference_outputs: Any) -> list[EvaluatorResult]:
+    return check_rules(rules, outputs)
 
 
-def _rules_evaluate(
-    rules: Rules, prefix: str, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
+async def _achecked_rules(
+    rules: Rules, outputs: Any, reference_outputs: Any
 ) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING:
-        check_call(_RULES_NAME, positional, outputs=outputs)
-    if not watching():
-        return _checked_rules(rules, prefix, outputs)
-    return _RULES_RUN.traced(partial(_checked_rules, rules, prefix, outputs), outputs=outputs)
-
-
-async def _rules_aevaluate(
-    rules: Rules, prefix: str, /, *positional: Any, outputs: Any = MISSING, **kwargs: Any
-) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING:
-        check_call(_RULES_NAME, positional, outputs=outputs)
-    if not watching():
-        return _checked_rules(rules, prefix, outputs)
-
-    async def compute() -> list[EvaluatorResult]:
-        return _checked_rules(rules, prefix, outputs)
-
-    return await _RULES_RUN.atraced(compute, outputs=outputs)
+    return check_rules(rules, outputs)
 
 
 def create_graph_trajectory_rules_evaluator(
@@ -349,8 +293,10 @@ def create_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    prefix = check_feedback_key(feedback_key)
-    return keyword_evaluator(partial(_rules_evaluate, rules, prefix), _RULES_NAME, reference=False)
+    compute = renaming(
+        partial(_checked_rules, rules), _RULES_PREFIX, check_feedback_key(feedback_key)
+    )
+    return evaluator(_RULES_NAME, compute, reference=False)
 
 
 def create_async_graph_trajectory_rules_evaluator(
@@ -374,5 +320,10 @@ def create_async_graph_trajectory_rules_evaluator(
         max_supersteps=max_supersteps,
         before=before,
     )
-    prefix = check_feedback_key(feedback_key)
-    return keyword_evaluator(partial(_rules_aevaluate, rules, prefix), _RULES_NAME, reference=False)
+    compute = renaming(
+        partial(_achecked_rules, rules),
+        _RULES_PREFIX,
+        check_feedback_key(feedback_key),
+        asynchronous=True,
+    )
+    return evaluator(_RULES_NAME, compute, asynchronous=True, reference=False)

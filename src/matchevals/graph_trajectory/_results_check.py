@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from matchevals._conversion import to_json
-from matchevals._values import json_equal, render
+from matchevals._differences import Kind, sentence
+from matchevals._values import json_equal
 from matchevals.graph_trajectory._reference import Pair, describe
 from matchevals.graph_trajectory._verdict import ResultsCheck
 
@@ -75,7 +76,7 @@ def _explain(actual: Any, expected: Any) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _plainly(actual: Any, expected: Any) -> tuple[str, list[dict[str, Any]]]:
-    return f"results: expected {render(expected)}, got {render(actual)}", []
+    return sentence(Kind.VALUE, expected, actual, "results"), []
 
 
 def evaluator_results(pair: Pair, answer: object, threshold: float) -> ResultsCheck:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._edge import Edge, aevaluate, evaluate
+from matchevals._langsmith import EvaluatorRun
 from matchevals._peers import peer_getattr
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._flat_match import flat_strict_match
@@ -34,7 +35,6 @@ __all__ = [  # noqa: F822 - agentevals' types load on first use (module __getatt
 __getattr__: Any = peer_getattr(__name__, {"GraphTrajectory": "agentevals.types"})
 
 KEY = "graph_trajectory_strict_match"
-_RUN = EvaluatorRun(KEY)
 
 
 def _result(outputs: Any, reference_outputs: Any) -> EvaluatorResult:
@@ -42,27 +42,24 @@ def _result(outputs: Any, reference_outputs: Any) -> EvaluatorResult:
     return {"key": KEY, "score": score, "comment": comment, "metadata": None}
 
 
+async def _aresult(outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    return _result(outputs, reference_outputs)
+
+
+_RUN = EvaluatorRun(KEY)
+_EDGE = Edge(KEY, _result, _RUN)
+_AEDGE = Edge(KEY, _aresult, _RUN)
+
+
 def graph_trajectory_strict_match(
     *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
     """True when each invocation ran exactly the reference's node list, in order."""
-    if not watching():
-        return _result(outputs, reference_outputs)
-    return _RUN.traced(
-        lambda: _result(outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
+    return evaluate(_EDGE, outputs=outputs, reference_outputs=reference_outputs, **kwargs)  # type: ignore[no-any-return]
 
 
 async def graph_trajectory_strict_match_async(
     *, outputs: Any, reference_outputs: Any, **kwargs: Any
 ) -> EvaluatorResult:
     """The async twin of :func:`graph_trajectory_strict_match`."""
-
-    async def compute() -> EvaluatorResult:
-        return _result(outputs, reference_outputs)
-
-    if not watching():
-        return await compute()
-    return await _RUN.atraced(compute, outputs=outputs, reference_outputs=reference_outputs)
+    return await aevaluate(_AEDGE, outputs=outputs, reference_outputs=reference_outputs, **kwargs)  # type: ignore[no-any-return]

@@ -2,7 +2,7 @@
 takes, whether it compares two objects key by key (``_keys``) or two documents leaf by leaf
 (``_leaves``).
 
-- a side without the value (``MISSING``) scores 0;
+- a side without the value (``ABSENT``) scores 0;
 - a rubric path scores ``True`` without a call when the values are equal as JSON (unless
   ``judge_identical``), else it is left to the judge (``None``);
 - values equal as JSON score 1, whatever the comparator;
@@ -10,7 +10,7 @@ takes, whether it compares two objects key by key (``_keys``) or two documents l
 - anything else scores 0.
 
 >>> from matchevals.json_match._paths import NO_RULE
->>> score_value(1, 1.0, NO_RULE, False, "a", str), score_value(MISSING, 2, NO_RULE, False, "a", str)
+>>> score_value(1, 1.0, NO_RULE, False, "a", str), score_value(ABSENT, 2, NO_RULE, False, "a", str)
 (1, 0)
 """
 
@@ -19,16 +19,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from matchevals._differences import ABSENT
 from matchevals._values import json_equal
 from matchevals.json_match._paths import Rule
-from matchevals.json_match._types import MISSING, Score
+from matchevals.json_match._types import Score
 
 __all__ = ["absent_if_null", "checked_score", "score_value"]
 
 
 def absent_if_null(value: Any) -> Any:
     """``none_is_missing=True``: a ``null`` counts as an absent key."""
-    return MISSING if value is None else value
+    return ABSENT if value is None else value
 
 
 def score_value(
@@ -43,7 +44,7 @@ def score_value(
 
     ``path`` names the rule's path and ``where`` the values' locations in a comparator's errors.
     """
-    if actual is MISSING or expected is MISSING:
+    if actual is ABSENT or expected is ABSENT:
         return 0
     if rule.criteria is not None:
         return True if not judge_identical and json_equal(actual, expected) else None

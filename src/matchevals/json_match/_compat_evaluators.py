@@ -9,13 +9,12 @@ sends them: its prompts and schema, one call per reported key, or one call with 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from matchevals._calling import MISSING, check_call, keyword_evaluator
-from matchevals._feedback_keys import renamed
-from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._edge import evaluator
+from matchevals._feedback_keys import renaming
 from matchevals._types import EvaluatorResult
 from matchevals.json_match._compat import CompatOptions, check_inputs, finish, prepare
 from matchevals.json_match._compat_requests import CompatJudgeRequest, judge_requests
@@ -76,48 +75,6 @@ async def _ascore(
     return finish(prepared, answers, options)
 
 
-def _evaluate(
-    compute: Callable[[Any, Any], list[EvaluatorResult]],
-    run: EvaluatorRun,
-    prefix: str,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
-
-    def compute_renamed() -> list[EvaluatorResult]:
-        return renamed(compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
-
-    if not watching():
-        return compute_renamed()
-    return run.traced(compute_renamed, outputs=outputs, reference_outputs=reference_outputs)
-
-
-async def _aevaluate(
-    compute: Callable[[Any, Any], Awaitable[list[EvaluatorResult]]],
-    run: EvaluatorRun,
-    prefix: str,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
-
-    async def compute_renamed() -> list[EvaluatorResult]:
-        return renamed(await compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
-
-    if not watching():
-        return await compute_renamed()
-    return await run.atraced(compute_renamed, outputs=outputs, reference_outputs=reference_outputs)
-
-
 def compat_evaluator(
     *,
     aggregator: str | None,
@@ -134,10 +91,10 @@ def compat_evaluator(
     """The evaluator of ``compat="openevals"`` for options already validated."""
     options = CompatOptions(aggregator, list_aggregator, exclude_keys, rubric, fill_absent=sync)
     settings = (options, list_match_mode, use_reasoning, judge, model)
-    run = EvaluatorRun(RUN_NAME)
-    if sync:
-        edge: Any = partial(_evaluate, partial(_score, *settings), run, feedback_key)
-    else:
-        edge = partial(_aevaluate, partial(_ascore, *settings), run, feedback_key)
-    evaluator: Callable[..., Any] = keyword_evaluator(edge, RUN_NAME)
-    return evaluator
+    compute = renaming(
+        partial(_score if sync else _ascore, *settings),
+        DEFAULT_PREFIX,
+        feedback_key,
+        asynchronous=not sync,
+    )
+    return evaluator(RUN_NAME, compute, asynchronous=not sync)

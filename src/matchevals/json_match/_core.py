@@ -76,7 +76,7 @@ def _prepare(outputs: Any, reference_outputs: Any, options: JsonMatchOptions) ->
         reference_outputs,
         options,
         key_rules(outputs, reference_outputs, options, value_list),
-        key_prefix=VALUE_LIST_KEY if value_list else "",
+        key_prefix=VALUE_LIST_KEY if value_list else None,
     )
     items = [
         score_keys(

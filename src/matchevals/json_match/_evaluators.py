@@ -1,22 +1,20 @@
-"""The JSON-match evaluators: thin sync and async edges around one pure core.
+"""The JSON-match evaluators: the factories, on the one evaluator edge (:mod:`matchevals._edge`).
 
 Each factory validates its options once and picks, once, the function that scores: for options
 without a rubric, :func:`~._fast.scorer` (a fast path for plain options, else the general path);
 with a rubric, ``prepare`` → the judge (:class:`~._judge.Judge`, the only model call) →
-``finish``. The returned evaluator asks :func:`~matchevals._langsmith.watching` once per call
-and either scores directly or inside the LangSmith adapter. The sync and async evaluators differ
-only in how the judge is called.
+``finish``. The edge reads both inputs as JSON first (:func:`~._inputs.to_json_value`). The sync
+and async evaluators differ only in how the judge is called.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-from matchevals._calling import MISSING, check_call, keyword_evaluator
-from matchevals._feedback_keys import check_feedback_key, renamed
-from matchevals._langsmith import EvaluatorRun, watching
+from matchevals._edge import evaluator
+from matchevals._feedback_keys import check_feedback_key, renaming
 from matchevals._types import AsyncEvaluator, Evaluator, EvaluatorResult
 from matchevals.json_match._compat_evaluators import compat_evaluator
 from matchevals.json_match._core import finish, prepare
@@ -49,7 +47,6 @@ _EXTENSION_DEFAULTS = {
     "judge_identical": False,
     "on_judge_error": "raise",
 }
-_F = TypeVar("_F", bound=Callable[..., Any])
 Compute = Callable[[Any, Any], list[EvaluatorResult]]
 AsyncCompute = Callable[[Any, Any], Awaitable[list[EvaluatorResult]]]
 
@@ -72,67 +69,9 @@ async def _ascore(score: Compute, outputs: Any, reference_outputs: Any) -> list[
     return score(outputs, reference_outputs)
 
 
-def _renaming(
-    compute: Compute, prefix: str, outputs: Any, reference_outputs: Any
-) -> list[EvaluatorResult]:
-    return renamed(compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
-
-
-async def _arenaming(
-    compute: AsyncCompute, prefix: str, outputs: Any, reference_outputs: Any
-) -> list[EvaluatorResult]:
-    return renamed(await compute(outputs, reference_outputs), DEFAULT_PREFIX, prefix)
-
-
 def _json_inputs(outputs: Any, reference_outputs: Any) -> tuple[Any, Any]:
     """Both arguments as JSON data (strings and messages parsed, other values converted)."""
     return to_json_value(outputs, "outputs"), to_json_value(reference_outputs, "reference_outputs")
-
-
-def _evaluate(
-    options: JsonMatchOptions,
-    compute: Compute,
-    run: EvaluatorRun,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
-    outputs, reference_outputs = _json_inputs(outputs, reference_outputs)
-    if not watching():
-        return compute(outputs, reference_outputs)
-    return run.traced(
-        partial(compute, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-        inputs=kwargs.get("inputs"),
-    )
-
-
-async def _aevaluate(
-    options: JsonMatchOptions,
-    compute: AsyncCompute,
-    run: EvaluatorRun,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> list[EvaluatorResult]:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(RUN_NAME, positional, outputs=outputs, reference_outputs=reference_outputs)
-    outputs, reference_outputs = _json_inputs(outputs, reference_outputs)
-    if not watching():
-        return await compute(outputs, reference_outputs)
-    return await run.atraced(
-        partial(compute, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-        inputs=kwargs.get("inputs"),
-    )
 
 
 def _build(
@@ -149,7 +88,7 @@ def _build(
     feedback_key: Any = DEFAULT_PREFIX,
     compat: Any = None,
     **extensions: Any,
-) -> tuple[JsonMatchOptions, Judge, EvaluatorRun]:
+) -> tuple[JsonMatchOptions, Judge]:
     check_feedback_key(feedback_key)
     if compat is not None:
         _check_compat(compat, alignment=alignment, **extensions)
@@ -173,7 +112,7 @@ def _build(
         import openevals.llm  # noqa: F401 - the judge's library, loaded with the evaluator
 
         check_judge(judge, model)
-    return options, Judge(judge, model), EvaluatorRun(RUN_NAME)
+    return options, Judge(judge, model)
 
 
 def _check_compat(compat: Any, **extensions: Any) -> None:
@@ -249,13 +188,12 @@ def create_json_match_evaluator(
     ...     outputs={"name": "Alice", "age": 20}, reference_outputs={"name": "Alice", "age": 30})]
     [('json_match:age', 0, 'age: expected 30, got 20'), ('json_match:name', 1, None)]
     """
-    options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
+    options, judge_client = _build(**locals())  # exactly the keyword arguments above
     if compat is not None:
         return _compat(options, judge_client, feedback_key, sync=True)  # type: ignore[no-any-return]
     compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
-    if feedback_key != DEFAULT_PREFIX:
-        compute = partial(_renaming, compute, feedback_key)
-    return keyword_evaluator(partial(_evaluate, options, compute, run), RUN_NAME)
+    compute = renaming(compute, DEFAULT_PREFIX, feedback_key)
+    return evaluator(RUN_NAME, compute, read=_json_inputs)
 
 
 def create_async_json_match_evaluator(
@@ -288,7 +226,7 @@ def create_async_json_match_evaluator(
     >>> result["score"], result["comment"], result["metadata"]["mismatches"]
     (0.5, 'b: expected 3, got 2', [{'path': 'b', 'expected': 3, 'actual': 2, 'score': 0}])
     """
-    options, judge_client, run = _build(**locals())  # exactly the keyword arguments above
+    options, judge_client = _build(**locals())  # exactly the keyword arguments above
     if compat is not None:
         return _compat(options, judge_client, feedback_key, sync=False)  # type: ignore[no-any-return]
     compute: AsyncCompute = (
@@ -296,6 +234,5 @@ def create_async_json_match_evaluator(
         if options.rubric
         else partial(_ascore, scorer(options))
     )
-    if feedback_key != DEFAULT_PREFIX:
-        compute = partial(_arenaming, compute, feedback_key)
-    return keyword_evaluator(partial(_aevaluate, options, compute, run), RUN_NAME)
+    compute = renaming(compute, DEFAULT_PREFIX, feedback_key, asynchronous=True)
+    return evaluator(RUN_NAME, compute, asynchronous=True, read=_json_inputs)

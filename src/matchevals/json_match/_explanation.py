@@ -18,16 +18,22 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from matchevals._differences import ABSENT, UNPAIRED_KINDS, Kind, sentence, value_sentence
 from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
+from matchevals._path_text import key_path
 from matchevals._values import render
 from matchevals.json_match._evaluation import Evaluation, ItemScores, sorted_by_key
 from matchevals.json_match._types import (
-    MISSING,
     UNMATCHED_ITEM_KEY,
     VALUE_LIST_KEY,
     Difference,
     Score,
 )
+
+_VALUE, _MISSING, _EXTRA = Kind.VALUE, Kind.MISSING, Kind.EXTRA  # looked up once: hot below
+_JUDGED, _JUDGE_ERROR, _UNMATCHED_VALUE = Kind.JUDGED, Kind.JUDGE_ERROR, Kind.UNMATCHED_VALUE
+_JUDGE_KINDS = frozenset({_JUDGED, _JUDGE_ERROR})
+_PLAIN: dict[str, str] = {kind: kind.value for kind in Kind}
 
 __all__ = [
     "Explanation",
@@ -38,6 +44,7 @@ __all__ = [
     "key_difference",
     "listed_metadata",
     "metadata",
+    "presence_kind",
     "unmatched_difference",
 ]
 
@@ -53,24 +60,22 @@ def clause(
     reason: str | None = None,
 ) -> str:
     """One clause of a comment, e.g. ``age: expected 30, got 20`` (see :class:`Difference`)."""
-    if kind == "unmatched" or kind == "unmatched_value":
-        present = output_at or reference_at
-        value = actual if output_at else expected
-        shown = f" ({render(value)})" if kind == "unmatched_value" else ""
-        return f"{present}{shown} has no partner in {reason}"
     head = f"{path} ({output_at} vs {reference_at})" if output_at and reference_at else f"{path}"
-    if kind == "value":
-        text = f"{head}: expected {render(expected)}, got {render(actual)}"
+    if kind == _VALUE:
+        text = value_sentence(expected, actual, head)
         if type(score) is float and 0 < score < 1:
             text += f" (partial credit {score:.2f})"
         return text
-    if kind == "extra":
-        return f"{head}: not in reference_outputs, got {render(actual)}"
-    if kind == "missing":
-        return f"{head}: missing from outputs, expected {render(expected)}"
-    if kind == "judged":
+    if kind in UNPAIRED_KINDS:
+        present = output_at or reference_at
+        value = actual if output_at else expected
+        shown = f" ({render(value)})" if kind == _UNMATCHED_VALUE else ""
+        return f"{present}{shown} has no partner in {reason}"
+    if kind == _JUDGED:
         return f"{head}: judged not to match: {reason or 'no reason given'}"
-    return f"{head}: the judge failed: {reason}"  # judge_error
+    if kind == _JUDGE_ERROR:
+        return f"{head}: the judge failed: {reason}"
+    return sentence(kind, expected, actual, head)  # missing, extra
 
 
 def entry(
@@ -86,16 +91,16 @@ def entry(
     """One ``metadata["mismatches"]`` entry; values are the inputs' own objects, never copied."""
     found: dict[str, Any] = {
         "path": path,
-        "expected": None if expected is MISSING else expected,
-        "actual": None if actual is MISSING else actual,
+        "expected": None if expected is ABSENT else expected,
+        "actual": None if actual is ABSENT else actual,
         "score": score,
     }
-    if kind != "value":
-        found["kind"] = kind
+    if kind != _VALUE:
+        found["kind"] = _PLAIN[kind]
     if output_at or reference_at:
         found["outputs"] = output_at
         found["reference_outputs"] = reference_at
-    if reason is not None and (kind == "judged" or kind == "judge_error"):
+    if reason is not None and kind in _JUDGE_KINDS:
         found["reason"] = reason
     return found
 
@@ -157,16 +162,16 @@ class Explanation:
 
     def add_key(
         self,
-        key: Any,
+        path: str,
         actual: Any,
         expected: Any,
         score: Score,
         output_at: str | None = None,
         reference_at: str | None = None,
     ) -> None:
-        """One exactly compared key (``MISSING`` for a side without it)."""
-        kind = "extra" if expected is MISSING else "missing" if actual is MISSING else "value"
-        self.add(key, kind, expected, actual, score, output_at, reference_at)
+        """One exactly compared key or leaf at ``path`` (``ABSENT`` for a side without it)."""
+        kind = _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
+        self.add(path, kind, expected, actual, score, output_at, reference_at)
 
     def add_difference(self, difference: Difference) -> None:
         path, kind, expected, actual, score, output_at, reference_at, reason, _ = difference
@@ -231,32 +236,37 @@ def _failing_keys(evaluation: Evaluation, item: ItemScores, only_key: str | None
     return [only_key] if item.scores.get(only_key, 1) != 1 else []
 
 
-KeyDifference = tuple[str, Any, Any, Score, "str | None"]
+KeyDifference = tuple[Kind, Any, Any, Score, "str | None"]
 """(kind, expected, actual, score, reason) of a key that scored below 1."""
 
 
 def key_difference(item: ItemScores, key: str, none_is_missing: bool) -> KeyDifference:
     """Why a key of a matched item (compared key by key) scored below 1."""
     score = cast(Score, item.scores[key])
-    actual = item.output.get(key, MISSING)
-    expected = item.reference.get(key, MISSING)
+    actual = item.output.get(key, ABSENT)
+    expected = item.reference.get(key, ABSENT)
     if none_is_missing:
-        actual = MISSING if actual is None else actual
-        expected = MISSING if expected is None else expected
+        actual = ABSENT if actual is None else actual
+        expected = ABSENT if expected is None else expected
     if item.judge_errors and key in item.judge_errors:
-        return "judge_error", expected, actual, score, item.judge_errors[key]
+        return Kind.JUDGE_ERROR, expected, actual, score, item.judge_errors[key]
     if item.judge_reasons and key in item.judge_reasons:
-        return "judged", expected, actual, score, item.judge_reasons[key]
-    kind = "extra" if expected is MISSING else "missing" if actual is MISSING else "value"
-    return kind, expected, actual, score, None
+        return Kind.JUDGED, expected, actual, score, item.judge_reasons[key]
+    return presence_kind(expected, actual), expected, actual, score, None
+
+
+def presence_kind(expected: Any, actual: Any) -> Kind:
+    """``extra``, ``missing`` or ``value``: which sides hold a value (``ABSENT`` where not)."""
+    return _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
 
 
 def explain_key(item: ItemScores, key: str, none_is_missing: bool) -> tuple[str, dict[str, Any]]:
     """The comment and metadata of one key of two objects (one difference: no limit applies)."""
     kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
+    path = key_path(key)
     return (
-        clause(key, kind, expected, actual, score, None, None, reason),
-        {"mismatches": [entry(key, kind, expected, actual, score, None, None, reason)],
+        clause(path, kind, expected, actual, score, None, None, reason),
+        {"mismatches": [entry(path, kind, expected, actual, score, None, None, reason)],
          "alignment": None},
     )  # fmt: skip
 
@@ -270,9 +280,11 @@ def _explain_keys(
         output_at = f"outputs[{item.output_index}]"
         reference_at = f"reference_outputs[{item.reference_index}]"
     none_is_missing = evaluation.options.none_is_missing
+    value_list = evaluation.value_list
     for key in _failing_keys(evaluation, item, only_key):
         kind, expected, actual, score, reason = key_difference(item, key, none_is_missing)
-        explanation.add(key, kind, expected, actual, score, output_at, reference_at, reason)
+        path = key if value_list else key_path(key)
+        explanation.add(path, kind, expected, actual, score, output_at, reference_at, reason)
 
 
 def unmatched_difference(item: ItemScores, value_list: bool) -> Difference:
@@ -280,9 +292,9 @@ def unmatched_difference(item: ItemScores, value_list: bool) -> Difference:
     top-level list of plain values, shown as the value itself)."""
     if value_list:
         output, reference = item.output.get(VALUE_LIST_KEY), item.reference.get(VALUE_LIST_KEY)
-        kind, path = "unmatched_value", VALUE_LIST_KEY
+        kind, path = Kind.UNMATCHED_VALUE, VALUE_LIST_KEY
     else:
-        output, reference, kind, path = item.output, item.reference, "unmatched", None
+        output, reference, kind, path = item.output, item.reference, Kind.UNMATCHED, None
     if item.reference_index is None:
         return Difference(
             path, kind, reference if path else None, output, 0,

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, cast
 
+from matchevals._differences import ABSENT, Kind
 from matchevals._limits import MAX_METADATA_MISMATCHES
 from matchevals._types import EvaluatorResult
 from matchevals._values import differing_keys, json_equal
@@ -39,8 +40,8 @@ from matchevals.json_match._explanation import (
 )
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._pairing import pair_with_options
-from matchevals.json_match._paths import child_path
-from matchevals.json_match._types import KEY_PREFIX, MAX_DEPTH, MISSING, Pair
+from matchevals.json_match._paths import child_path, key_path
+from matchevals.json_match._types import KEY_PREFIX, MAX_DEPTH, Pair
 
 __all__ = ["score_nested_objects", "score_objects", "score_records", "scorer"]
 
@@ -51,6 +52,7 @@ _PASSING: EvaluatorResult = {"key": "", "score": 1, "comment": None, "metadata":
 _ONLY_DICTS = frozenset({dict})
 _LEAF_TYPES = frozenset({str, int, bool, float, type(None)})
 _EMPTY: dict[str, Any] = {}
+_VALUE, _MISSING, _EXTRA = Kind.VALUE, Kind.MISSING, Kind.EXTRA
 
 
 def scorer(options: JsonMatchOptions, *, fast: bool = True) -> Scorer:
@@ -105,7 +107,7 @@ def score_objects(
         if aggregator is None:
             return _per_key(output, reference, differing, compared)
         differing.sort()
-        return [_aggregated(aggregator, compared, differing, output.get, reference.get)]
+        return [_aggregated(aggregator, compared, differing, output.get, reference.get, True)]
     except (TypeError, RecursionError):  # non-string keys, exotic or very deep values
         return None
 
@@ -123,7 +125,8 @@ def _per_key(
     output_get, reference_get = output.get, reference.get
     for key in keys:
         if key in failing:
-            append(_failing_result(key, output_get(key, MISSING), reference_get(key, MISSING)))
+            path = key_path(key)
+            append(_failing_result(key, path, output_get(key, ABSENT), reference_get(key, ABSENT)))
         else:
             result = new_passing()
             result["key"] = KEY_PREFIX + key
@@ -131,13 +134,14 @@ def _per_key(
     return results
 
 
-def _failing_result(key: str, actual: Any, expected: Any) -> EvaluatorResult:
-    kind = "extra" if expected is MISSING else "missing" if actual is MISSING else "value"
+def _failing_result(key: str, path: str, actual: Any, expected: Any) -> EvaluatorResult:
+    """The result of ``key`` (its difference at ``path``: the key as a path, or a leaf path)."""
+    kind = _EXTRA if expected is ABSENT else _MISSING if actual is ABSENT else _VALUE
     return {
         "key": KEY_PREFIX + key,
         "score": 0,
-        "comment": clause(key, kind, expected, actual, 0),
-        "metadata": {"mismatches": [entry(key, kind, expected, actual, 0)], "alignment": None},
+        "comment": clause(path, kind, expected, actual, 0),
+        "metadata": {"mismatches": [entry(path, kind, expected, actual, 0)], "alignment": None},
     }
 
 
@@ -147,9 +151,11 @@ def _aggregated(
     differing: list[str],
     actual_of: Callable[[str, Any], Any],
     expected_of: Callable[[str, Any], Any],
+    top_level: bool,
 ) -> EvaluatorResult:
-    """The one result of ``aggregator`` over ``count`` keys, of which the sorted ``differing``
-    are not equal; ``actual_of`` and ``expected_of`` are the ``get`` of both sides."""
+    """The one result of ``aggregator`` over ``count`` keys (``top_level``) or leaf paths, of
+    which the sorted ``differing`` are not equal; ``actual_of`` and ``expected_of`` are the
+    ``get`` of both sides."""
     count_differing = len(differing)
     if aggregator == "average":
         result_score: float | int = (count - count_differing) / count if count else 1.0
@@ -159,8 +165,9 @@ def _aggregated(
     if not differing:
         return {"key": key, "score": result_score, "comment": None, "metadata": None}
     explanation = Explanation()
-    for path in differing[:MAX_METADATA_MISMATCHES]:
-        explanation.add_key(path, actual_of(path, MISSING), expected_of(path, MISSING), 0)
+    for name in differing[:MAX_METADATA_MISMATCHES]:
+        path = key_path(name) if top_level else name
+        explanation.add_key(path, actual_of(name, ABSENT), expected_of(name, ABSENT), 0)
     explanation.count(count_differing - MAX_METADATA_MISMATCHES)
     return {
         "key": key,
@@ -201,9 +208,9 @@ def score_records(
             continue
         output_at = f"outputs[{output_index}]"
         reference_at = f"reference_outputs[{reference_index}]"
-        for path in sorted(differing):
-            actual, expected = output.get(path, MISSING), reference.get(path, MISSING)
-            explanation.add_key(path, actual, expected, 0, output_at, reference_at)
+        for name in sorted(differing):
+            actual, expected = output.get(name, ABSENT), reference.get(name, ABSENT)
+            explanation.add_key(key_path(name), actual, expected, 0, output_at, reference_at)
     explanation.count(counted)
     return {
         "key": key,
@@ -267,12 +274,14 @@ def score_nested_objects(
     if equal_paths is None:
         differing = sorted(actual_at)
         return [
-            _aggregated(cast(str, aggregator), count, differing, actual_at.get, expected_at.get)
+            _aggregated(
+                cast(str, aggregator), count, differing, actual_at.get, expected_at.get, False
+            )
         ]
     results: list[EvaluatorResult] = []
     for path in sorted([*equal_paths, *actual_at]):
         if path in actual_at:
-            results.append(_failing_result(path, actual_at[path], expected_at[path]))
+            results.append(_failing_result(path, path, actual_at[path], expected_at[path]))
         else:
             result = _PASSING.copy()
             result["key"] = KEY_PREFIX + path
@@ -316,13 +325,13 @@ def _compare_leaves(
     extra = 0  # keys of output missing from reference
     reference_get = reference.get
     for key, actual in output.items():
-        expected = reference_get(key, MISSING)
+        expected = reference_get(key, ABSENT)
         if actual is not expected or type(actual) not in _LEAF_TYPES:
             kind = type(actual)
             if kind is dict:
                 followed = type(expected) is dict and bool(actual or expected)
-                if followed or (expected is MISSING and actual):
-                    if expected is MISSING:
+                if followed or (expected is ABSENT and actual):
+                    if expected is ABSENT:
                         extra += 1
                         expected = _EMPTY
                     here = child_path(path, key)
@@ -335,7 +344,7 @@ def _compare_leaves(
                     raise _NotPlain  # items to pair
             elif kind not in _LEAF_TYPES and isinstance(actual, Mapping):
                 raise _NotPlain
-            if expected is MISSING:
+            if expected is ABSENT:
                 extra += 1
                 leaves.differ(child_path(path, key), actual, expected)
                 continue
@@ -363,5 +372,5 @@ def _missing_leaves(
             raise _NotPlain
         else:
             count += 1
-            leaves.differ(child_path(path, key), MISSING, expected)
+            leaves.differ(child_path(path, key), ABSENT, expected)
     return count

@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, cast
 
+from matchevals._differences import ABSENT
 from matchevals.json_match._compare import absent_if_null, score_value
 from matchevals.json_match._evaluation import ItemScores
 from matchevals.json_match._judge import request_id
 from matchevals.json_match._options import JsonMatchOptions
-from matchevals.json_match._paths import NO_RULE, Rule
-from matchevals.json_match._types import MISSING, VALUE_LIST_KEY, JudgeRequest, Score
+from matchevals.json_match._paths import NO_RULE, Rule, child_path
+from matchevals.json_match._types import VALUE_LIST_KEY, JudgeRequest, Score
 
 __all__ = ["KeyRules", "key_rules", "requests_of", "rule_at", "score_keys"]
 
@@ -89,11 +90,11 @@ def score_keys(
         rule = NO_RULE if rule_of is None else rule_of(path)
         if rule.excluded:
             continue
-        actual = output_get(key, MISSING)
-        expected = reference_get(key, MISSING)
+        actual = output_get(key, ABSENT)
+        expected = reference_get(key, ABSENT)
         if none_is_missing:
             actual, expected = absent_if_null(actual), absent_if_null(expected)
-        if (actual is MISSING and expected is MISSING) or (expected is MISSING and ignore_extra):
+        if (actual is ABSENT and expected is ABSENT) or (expected is ABSENT and ignore_extra):
             continue
         where = _NOWHERE
         if rule.comparator is not None:  # only a comparator's errors name the locations
@@ -119,10 +120,12 @@ def _locations(
     value_list: bool,
     position: int | None,
 ) -> str:
-    suffix = "" if value_list else f".{key}"
-    if position is None:
-        return f"outputs{suffix} vs reference_outputs{suffix}"
-    return f"outputs[{output_index}]{suffix} vs reference_outputs[{reference_index}]{suffix}"
+    output, reference = "outputs", "reference_outputs"
+    if position is not None:
+        output, reference = f"outputs[{output_index}]", f"reference_outputs[{reference_index}]"
+    if value_list:
+        return f"{output} vs {reference}"
+    return f"{child_path(output, key)} vs {child_path(reference, key)}"
 
 
 def requests_of(

@@ -34,6 +34,8 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
+from matchevals._differences import ABSENT, Kind
+from matchevals._path_text import join_path
 from matchevals.json_match._compare import absent_if_null, score_value
 from matchevals.json_match._evaluation import ItemScores, Leaves
 from matchevals.json_match._judge import request_id
@@ -43,7 +45,6 @@ from matchevals.json_match._pairing import pair_items, pair_with_options
 from matchevals.json_match._paths import NO_RULE, Rule, child_path
 from matchevals.json_match._types import (
     MAX_DEPTH,
-    MISSING,
     Difference,
     JudgeRequest,
     Location,
@@ -68,7 +69,7 @@ def score_documents(
     flat_outputs = [flatten(options, item, "") for item in outputs]
     flat_references = [flatten(options, item, "") for item in references]
     key_rules = flat_key_rules(options, (*flat_outputs, *flat_references))
-    pairs = pair_with_options(flat_outputs, flat_references, options, key_rules)
+    pairs = pair_with_options(flat_outputs, flat_references, options, key_rules, key_prefix="")
     items: list[ItemScores] = []
     requests: list[JudgeRequest] = []
     for o, r in pairs:
@@ -120,7 +121,7 @@ class Walk:
         path: str,
         score: Score | None,
         at: Location | None,
-        kind: str,
+        kind: Kind,
         expected: Any,
         actual: Any,
     ) -> tuple[list[Score | None], int]:
@@ -162,33 +163,33 @@ class Walk:
             )
         reference_get = reference.get
         for key, actual in output.items():
-            self.value(actual, reference_get(key, MISSING), child_path(path, key), at, depth + 1)
+            self.value(actual, reference_get(key, ABSENT), child_path(path, key), at, depth + 1)
         if len(output) != len(reference) or output.keys() != reference.keys():
             for key, expected in reference.items():
                 if key not in output:
-                    self.value(MISSING, expected, child_path(path, key), at, depth + 1)
+                    self.value(ABSENT, expected, child_path(path, key), at, depth + 1)
 
     def value(self, actual: Any, expected: Any, path: str, at: Location | None, depth: int) -> None:
-        """Compare the values at one path; MISSING stands for an absent key."""
+        """Compare the values at one path; ABSENT stands for an absent key."""
         rule = self.rules.at(path) if self.rules is not None else NO_RULE
         if rule.excluded:
             return
         if self.none_is_missing:
             actual, expected = absent_if_null(actual), absent_if_null(expected)
-        if actual is MISSING and expected is MISSING:
+        if actual is ABSENT and expected is ABSENT:
             return
-        if expected is MISSING and self.ignore_extra:
+        if expected is ABSENT and self.ignore_extra:
             return
         if rule.criteria is None and rule.comparator is None:
             if isinstance(actual, Mapping) and (
-                isinstance(expected, Mapping) or expected is MISSING
+                isinstance(expected, Mapping) or expected is ABSENT
             ):
-                if actual or (expected is not MISSING and expected):
+                if actual or (expected is not ABSENT and expected):
                     self.compare_objects(
-                        actual, _EMPTY if expected is MISSING else expected, path, at, depth
+                        actual, _EMPTY if expected is ABSENT else expected, path, at, depth
                     )
                     return
-            elif actual is MISSING and isinstance(expected, Mapping) and expected:
+            elif actual is ABSENT and isinstance(expected, Mapping) and expected:
                 self.compare_objects(_EMPTY, expected, path, at, depth)
                 return
             elif type(actual) is list and type(expected) is list and (actual or expected):
@@ -204,7 +205,7 @@ class Walk:
         score = score_value(actual, expected, rule, self.options.judge_identical, path, where)
         if score is None:  # for the judge
             number = next(self.counter)
-            occurrences, index = self._record(path, None, at, "judged", expected, actual)
+            occurrences, index = self._record(path, None, at, Kind.JUDGED, expected, actual)
             request = JudgeRequest(
                 request_id(path, number, counted=True),
                 path,
@@ -213,12 +214,12 @@ class Walk:
                 expected,
             )
             self.found.pending.append((occurrences, index, request, at))
-        elif actual is MISSING:
-            self._record(path, score, at, "missing", expected, None)
-        elif expected is MISSING:
-            self._record(path, score, at, "extra", None, actual)
+        elif actual is ABSENT:
+            self._record(path, score, at, Kind.MISSING, expected, None)
+        elif expected is ABSENT:
+            self._record(path, score, at, Kind.EXTRA, None, actual)
         else:
-            self._record(path, score, at, "value", expected, actual)
+            self._record(path, score, at, Kind.VALUE, expected, actual)
 
     def compare_lists(
         self, actual: list[Any], expected: list[Any], path: str, at: Location | None, depth: int
@@ -324,7 +325,7 @@ class Walk:
                     absent_if_null(item_actual),
                     absent_if_null(item_expected),
                 )
-            if item_actual is MISSING and item_expected is MISSING:
+            if item_actual is ABSENT and item_expected is ABSENT:
                 return
             self.leaf(item_actual, item_expected, path, item_at, item_rule)
 
@@ -339,14 +340,14 @@ class Walk:
     ) -> None:
         paths = leaf_paths(self.options, item, path) if objects else [path]
         for leaf in paths:
-            self._record(leaf, 0, at, "unmatched", None, None)
+            self._record(leaf, 0, at, Kind.UNMATCHED, None, None)
         # One difference for the whole item, not one per leaf: drop the per-leaf ones.
         differences = self.found.differences
         del differences[len(differences) - len(paths) :]
         differences.append(
             Difference(
                 path,
-                "unmatched" if objects else "unmatched_value",
+                Kind.UNMATCHED if objects else Kind.UNMATCHED_VALUE,
                 None if is_output else item,
                 item if is_output else None,
                 0,
@@ -372,7 +373,4 @@ def _where(path: str, at: Location | None, side: int) -> str:
         base, item_path = ("outputs", "reference_outputs")[side], ""
     else:
         base, item_path = at[side], at[2]
-    rest = path[len(item_path) :]
-    if rest and not rest.startswith((".", "[")):
-        rest = "." + rest
-    return base + rest
+    return join_path(base, path[len(item_path) :])

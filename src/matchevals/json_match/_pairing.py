@@ -87,14 +87,15 @@ def pair_items(
     none_is_missing: bool = False,
     extra_ignored: bool = False,
     names: tuple[str, str] = ("outputs", "reference_outputs"),
-    key_prefix: str = "",
+    key_prefix: str | None = None,
 ) -> list[Pair]:
     """Pair two lists of JSON objects by their keys.
 
     ``all_or_nothing`` scores a candidate pair 1 only when every compared key is equal (for
     aggregator "all"); otherwise a pair scores the fraction of its keys that are equal. Judged
     (rubric) keys take no part in choosing partners. ``names`` and ``key_prefix`` place the
-    items in error messages (``reference_outputs[3].city``).
+    items in error messages (``reference_outputs[3].city``): the items' keys are top-level keys
+    when ``key_prefix`` is None, else paths below it.
 
     >>> pair_items([{"a": 2}, {"a": 1}], [{"a": 1}, {"a": 2}], mode="same_elements",
     ...            alignment="optimal", all_or_nothing=False, ignored_keys=frozenset(),
@@ -128,7 +129,7 @@ def pair_with_options(
     references: Sequence[Item],
     options: JsonMatchOptions,
     key_rules: tuple[frozenset[str], frozenset[str], Mapping[str, Any] | None],
-    key_prefix: str = "",
+    key_prefix: str | None = None,
 ) -> list[Pair]:
     """:func:`pair_items` as an evaluator's options say; ``key_rules`` is (excluded keys, judged
     keys, comparators by key) for these items."""

@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from matchevals._path_text import child_path
+from matchevals._path_text import child_path, key_path
 
-__all__ = ["PathRules", "Rule", "child_path", "is_glob"]
+__all__ = ["PathRules", "Rule", "child_path", "is_glob", "key_path"]
 
 LIST_MARKER = "[*]"
 

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 __all__ = [
     "KEY_PREFIX",
     "MAX_DEPTH",
-    "MISSING",
     "UNMATCHED_ITEM_KEY",
     "VALUE_LIST_KEY",
     "Difference",
@@ -40,17 +39,6 @@ Pair = tuple[int | None, int | None]
 Location = tuple[str, str, str]
 """``(output item location, reference item location, item path)`` of the innermost list item,
 e.g. ``("outputs.lines[2]", "reference_outputs.lines[0]", "lines[*]")``."""
-
-
-class _Missing:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-"""A key absent from one side (or ``null`` with ``none_is_missing=True``)."""
 
 
 class JudgeRequest(NamedTuple):

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from matchevals._path_text import child_path, join_path
 from matchevals._values import freeze
 from matchevals.json_match._compare import checked_score
 
@@ -50,7 +51,7 @@ class ValueTable:
         none_is_missing: bool = False,
         extra_ignored: bool = False,
         names: tuple[str, str] = ("outputs", "reference_outputs"),
-        key_prefix: str = "",
+        key_prefix: str | None = None,
     ) -> None:
         columns: dict[str, int] = {}
         for item in (*outputs, *references):
@@ -126,11 +127,11 @@ class ValueTable:
             base = f"{self.names[0]}[{row}]"
         else:
             base = f"{self.names[1]}[{row - self.n_outputs}]"
+        if self.key_prefix is None:  # the items' own keys
+            return child_path(base, key) if key else base
         if key.startswith(self.key_prefix):
             key = key[len(self.key_prefix) :]
-        if not key:
-            return base
-        return base + (key if key.startswith((".", "[")) else "." + key)
+        return join_path(base, key)
 
     def comparator_scores(
         self, output_rows: Sequence[int], reference_rows: Sequence[int]

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from matchevals._differences import Kind
 from matchevals.json_match._evaluation import Evaluation, Leaves
 from matchevals.json_match._options import JsonMatchOptions
 from matchevals.json_match._types import Difference, JudgeVerdict, Score
@@ -62,13 +63,13 @@ def _resolve_leaves(
         path = request.key
         reason: str | None
         if verdict.error is not None:
-            kind, reason = "judge_error", verdict.error
+            kind, reason = Kind.JUDGE_ERROR, verdict.error
         elif verdict.score:
             if verdict.reasoning and options.use_reasoning:
                 reasonings.setdefault(path, []).append(verdict.reasoning)
             continue
         else:
-            kind, reason = "judged", verdict.reasoning
+            kind, reason = Kind.JUDGED, verdict.reasoning
         leaves.differences.append(
             Difference(
                 path,

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from matchevals._values import describe_type
+from matchevals._values import a_type
 from matchevals.report._stats import example_score
 
 __all__ = ["DEFAULT_DETAILS", "NOT_GIVEN", "ReportExample", "example_from", "examples_from"]
@@ -53,7 +53,7 @@ def _plain_result(result: Any, subject: str) -> dict[str, Any]:
         return plain
     if not hasattr(result, "key"):
         raise TypeError(
-            f"{subject} is {_a(describe_type(result))}; expected a result ({{'key': ..., "
+            f"{subject} is {a_type(result)}; expected a result ({{'key': ..., "
             "'score': ...}} or LangSmith's EvaluationResult)"
         )
     plain = {name: getattr(result, name, None) for name in ("key", "score", "comment")}
@@ -70,9 +70,7 @@ def _check_score(score: Any, subject: str) -> None:
     if score is None or isinstance(score, bool):
         return
     if not isinstance(score, (int, float)):
-        raise TypeError(
-            f"{subject} is {_a(describe_type(score))}; expected a bool or a number in [0, 1]"
-        )
+        raise TypeError(f"{subject} is {a_type(score)}; expected a bool or a number in [0, 1]")
     if not 0 <= score <= 1:  # NaN too
         raise ValueError(f"{subject} is {score!r}; scores are bools or numbers in [0, 1]")
 
@@ -85,14 +83,10 @@ def _results_of(value: Any, subject: str) -> list[dict[str, Any]]:
     if isinstance(value, (list, tuple)):
         return [_plain_result(item, f"{subject}[{i}]") for i, item in enumerate(value)]
     raise TypeError(
-        f"{subject} is {_a(describe_type(value))}; expected an evaluator result (a dict with "
+        f"{subject} is {a_type(value)}; expected an evaluator result (a dict with "
         "'key' and 'score'), a list of them, or {'results': [...], 'outputs': ..., "
         "'reference_outputs': ...}"
     )
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def example_from(item: Any, position: int, subject: str | None = None) -> ReportExample:
@@ -131,7 +125,7 @@ def example_from(item: Any, position: int, subject: str | None = None) -> Report
         score, index = item.get("score"), item.get("index", position)
         _check_score(score, f"{subject}['score']")
         if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"{subject}['index'] is {_a(describe_type(index))}; expected a whole "
+            raise TypeError(f"{subject}['index'] is {a_type(index)}; expected a whole "
                             "number")  # fmt: skip
         return ReportExample(
             index=index,

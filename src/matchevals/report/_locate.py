@@ -5,26 +5,29 @@ A result's ``metadata["mismatches"]`` names a difference by its *path as results
 (``outputs.items[2]`` vs ``reference_outputs.items[0]``). The report highlights nodes of the
 two values, so each difference is turned into a concrete path on each side: a list of keys and
 indexes (``["items", 2, "price"]``). A whole object or list that differs is opened up into the
-leaves that differ, as :func:`matchevals._explain.groups_from_mismatches` does for text.
+leaves that differ (:func:`matchevals._differences.walk`), as the pytest plugin's table does.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from matchevals._values import json_equal, render
-
-__all__ = ["Located", "locate_differences", "locate_divergences", "parse_path", "path_text"]
-
-Token = str | int
-_TOKEN = re.compile(
-    r'\[(?P<index>\d+)\]|(?P<star>\[\*\])|(?P<root>\[\])|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
-    r"|\.?(?P<name>[^.\[\]]+)"
+from matchevals._differences import (
+    CALL_KINDS,
+    UNPAIRED_KINDS,
+    Kind,
+    actual_is_absent,
+    expected_is_absent,
+    shown_pair,
+    walk,
 )
+from matchevals._path_text import ANY_ITEM, Token, parse_path, path_text
+from matchevals._values import render
+
+__all__ = ["Located", "locate_differences", "locate_divergences"]
+
 _VALUE_WIDTH = 120
 _OPENED_LIMIT = 200
 
@@ -43,40 +46,13 @@ class Located:
     at_actual: tuple[Token, ...] | None
 
 
-def parse_path(text: str) -> list[Token]:
-    """Keys and indexes of a path; ``*`` stands for "any item" (``[*]``).
+def _path_shown(tokens: Sequence[Token]) -> str:
+    """A concrete path as the page shows it.
 
-    >>> parse_path('outputs.items[2].price'), parse_path('a["x.y"][*]'), parse_path("[]")
-    (['outputs', 'items', 2, 'price'], ['a', 'x.y', '*'], [])
-    """
-    tokens: list[Token] = []
-    for match in _TOKEN.finditer(text):
-        if match["index"] is not None:
-            tokens.append(int(match["index"]))
-        elif match["star"]:
-            tokens.append("*")
-        elif match["quoted"]:
-            tokens.append(str(json.loads(match["quoted"])))
-        elif match["name"]:
-            tokens.append(match["name"])
-    return tokens
-
-
-def path_text(tokens: Sequence[Token]) -> str:
-    """The readable form of a concrete path.
-
-    >>> path_text(["items", 2, "price"]), path_text([0, "a.b"]), path_text([])
+    >>> _path_shown(["items", 2, "price"]), _path_shown([0, "a.b"]), _path_shown([])
     ('items[2].price', '[0]["a.b"]', '(the whole value)')
     """
-    parts: list[str] = []
-    for token in tokens:
-        if isinstance(token, int):
-            parts.append(f"[{token}]")
-        elif token and not re.search(r'[.\[\]*"\s]', token):
-            parts.append(("." if parts else "") + token)
-        else:
-            parts.append("[" + json.dumps(token, ensure_ascii=False) + "]")
-    return "".join(parts) or "(the whole value)"
+    return path_text(tokens) or "(the whole value)"
 
 
 def _locator(text: Any) -> list[Token] | None:
@@ -91,7 +67,8 @@ def _locator(text: Any) -> list[Token] | None:
 
 def _fits(pattern: Sequence[Token], concrete: Sequence[Token]) -> bool:
     return all(
-        p == c or (p == "*" and isinstance(c, int)) for p, c in zip(pattern, concrete, strict=False)
+        p == c or (p is ANY_ITEM and isinstance(c, int))
+        for p, c in zip(pattern, concrete, strict=False)
     )
 
 
@@ -100,11 +77,11 @@ def _join(locator: list[Token] | None, path: list[Token]) -> list[Token]:
     was found in: ``items[*].q`` in ``items[2]`` is ``items[2].q``; ``x`` in ``x[1]`` (a list of
     plain values) is ``x[1]``; ``b`` in ``[1]`` (an item of a top-level list) is ``[1].b``."""
     if locator is None:
-        return [token for token in path if token != "*"]
+        return [token for token in path if token is not ANY_ITEM]
     for start in range(len(locator) + 1):
         rest = locator[start:]
         if len(path) >= len(rest) and _fits(path, rest):
-            return [*locator, *(t for t in path[len(rest) :] if t != "*")]
+            return [*locator, *(t for t in path[len(rest) :] if t is not ANY_ITEM)]
         if len(path) < len(rest) and _fits(path, rest):
             return list(locator)
     return list(locator)  # not reached: an empty rest always fits
@@ -121,23 +98,6 @@ def _exists(value: Any, tokens: Sequence[Token]) -> bool:
     return True
 
 
-def _opened(expected: Any, actual: Any, at: list[Token]) -> Iterator[list[Token]]:
-    """The differing leaves below ``at`` of two values that differ as a whole."""
-    if json_equal(expected, actual):
-        return
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        for key in sorted({*expected, *actual}, key=str):
-            if key in expected and key in actual:
-                yield from _opened(expected[key], actual[key], [*at, str(key)])
-            else:
-                yield [*at, str(key)]
-    elif isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
-            yield from _opened(left, right, [*at, index])
-    else:
-        yield at
-
-
 def _value_at(value: Any, tokens: Sequence[Token]) -> Any:
     node = value
     for token in tokens:
@@ -147,6 +107,16 @@ def _value_at(value: Any, tokens: Sequence[Token]) -> Any:
 
 def _short(value: Any) -> str:
     return render(value, _VALUE_WIDTH)
+
+
+def _shown(expected: Any, actual: Any, kind: str) -> tuple[str, str]:
+    """Both values as the page shows them: ``—`` for a side the kind says is absent."""
+    if expected_is_absent(kind) or actual_is_absent(kind):
+        return (
+            "—" if expected_is_absent(kind) else _short(expected),
+            "—" if actual_is_absent(kind) else _short(actual),
+        )
+    return shown_pair(expected, actual, _VALUE_WIDTH)
 
 
 def locate_differences(
@@ -182,8 +152,8 @@ def locate_differences(
 def _locate(
     key: str, mismatch: Mapping[str, Any], outputs: Any, reference_outputs: Any
 ) -> Iterator[Located]:
-    kind = str(mismatch.get("kind") or "value")
-    if kind in _CALL_KINDS and "name" in mismatch:
+    kind = str(mismatch.get("kind") or Kind.VALUE)
+    if kind in CALL_KINDS and "name" in mismatch:
         yield _locate_call(key, kind, mismatch, outputs, reference_outputs)
         return
     raw_path = mismatch.get("path")
@@ -201,23 +171,23 @@ def _locate(
         and (_exists(outputs, whole) or _exists(reference_outputs, whole))
     ):
         actual_path = expected_path = whole
-    if kind in ("unmatched", "unmatched_value"):
+    if kind in UNPAIRED_KINDS:
         actual_path = out_at
         expected_path = ref_at
-    if kind == "missing":
+    if actual_is_absent(kind):
         actual_path = None
-    if kind == "extra":
+    if expected_is_absent(kind):
         expected_path = None
     expected, actual = mismatch.get("expected"), mismatch.get("actual")
     if (
-        kind == "value"
+        kind == Kind.VALUE
         and expected_path is not None
         and actual_path is not None
         and not isinstance(mismatch.get("score"), float)
         and _exists(reference_outputs, expected_path)
         and _exists(outputs, actual_path)
     ):
-        leaves = list(_opened(expected, actual, []))[:_OPENED_LIMIT]
+        leaves = [list(at) for at, _, _ in walk(expected, actual)][:_OPENED_LIMIT]
         if leaves and leaves != [[]]:
             for leaf in leaves:
                 yield _leaf(key, kind, leaf, expected_path, actual_path, outputs, reference_outputs)
@@ -225,22 +195,21 @@ def _locate(
     has_expected = expected_path is not None and _exists(reference_outputs, expected_path)
     has_actual = actual_path is not None and _exists(outputs, actual_path)
     shown = actual_path if actual_path is not None else expected_path
+    shown_expected, shown_actual = _shown(expected, actual, kind)
+    if kind in UNPAIRED_KINDS:  # the item of the side it is on
+        shown_expected = "—" if ref_at is None else _short(expected)
+        shown_actual = "—" if out_at is None else _short(actual)
     yield Located(
         key,
         kind,
-        path_text(shown or []),
-        "—"
-        if kind == "extra" or (kind.startswith("unmatched") and ref_at is None)
-        else _short(expected),
-        "—"
-        if kind == "missing" or (kind.startswith("unmatched") and out_at is None)
-        else _short(actual),
+        _path_shown(shown or []),
+        shown_expected,
+        shown_actual,
         tuple(expected_path) if has_expected and expected_path is not None else None,
         tuple(actual_path) if has_actual and actual_path is not None else None,
     )
 
 
-_CALL_KINDS = frozenset({"arg", "matcher", "extra_call", "missing_call"})
 # where a tool call keeps its arguments: LangChain's args, OpenAI's function.arguments (an
 # object, or JSON text), Anthropic's input
 _ARGUMENTS: tuple[tuple[Token, ...], ...] = (("args",), ("function", "arguments"), ("input",))
@@ -254,25 +223,25 @@ def _locate_call(
     without its partner, named with its tool."""
     name = str(mismatch.get("name"))
     raw = mismatch.get("path")
-    argument = parse_path(raw) if isinstance(raw, str) and raw else []
+    whole_call = kind == Kind.EXTRA_CALL or kind == Kind.MISSING_CALL
+    argument = None if whole_call else parse_path(raw) if isinstance(raw, str) and raw else []
     at_expected, at_actual = (
-        _argument_at(value, _locator(mismatch.get(side)), argument if kind != "extra_call"
-                     and kind != "missing_call" else None)
+        _argument_at(value, _locator(mismatch.get(side)), argument)
         for value, side in ((reference_outputs, "reference_outputs"), (outputs, "outputs"))
-    )  # fmt: skip
+    )
     expected, actual = mismatch.get("expected"), mismatch.get("actual")
-    if kind in ("extra_call", "missing_call"):
+    if whole_call:
         return Located(
             key,
             kind,
-            path_text(list(at_actual or at_expected or ())),
-            f"{name}({_short(expected)})" if kind == "missing_call" else "—",
-            f"{name}({_short(actual)})" if kind == "extra_call" else "—",
+            _path_shown(list(at_actual or at_expected or ())),
+            f"{name}({_short(expected)})" if kind == Kind.MISSING_CALL else "—",
+            f"{name}({_short(actual)})" if kind == Kind.EXTRA_CALL else "—",
             at_expected,
             at_actual,
         )
-    path = f"{name} {path_text(['args', *argument])}"
-    return Located(key, kind, path, _short(expected), _short(actual), at_expected, at_actual)
+    path = f"{name} {path_text(argument or (), 'args')}"
+    return Located(key, kind, path, *_shown(expected, actual, kind), at_expected, at_actual)
 
 
 def _argument_at(
@@ -309,7 +278,7 @@ def _leaf(
     return Located(
         key,
         kind if leaf_expected and leaf_actual else "missing" if leaf_expected else "extra",
-        path_text(at_actual if leaf_actual else at_expected),
+        _path_shown(at_actual if leaf_actual else at_expected),
         _short(_value_at(reference_outputs, at_expected)) if leaf_expected else "—",
         _short(_value_at(outputs, at_actual)) if leaf_actual else "—",
         tuple(at_expected) if leaf_expected else None,
@@ -375,7 +344,7 @@ def locate_divergences(
                 found.append(
                     Located(
                         str(result.get("key")),
-                        "divergence",
+                        str(Kind.DIVERGENCE),
                         path_text(at_actual) if at_actual else f"superstep {superstep}",
                         text,
                         _nodes_text(divergence.get("actual")),

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matchevals._explain_graph import trajectory_rows
 from matchevals._scoring import Scored
+from matchevals.graph_trajectory._side_by_side import trajectory_rows
 from matchevals.report._examples import DEFAULT_DETAILS, NOT_GIVEN, ReportExample
 from matchevals.report._locate import locate_differences, locate_divergences
 from matchevals.report._stats import Tally, is_superstep, score_text, why

@@ -23,15 +23,14 @@ Values compare as JSON values (``true`` is not ``1``; ``1`` equals ``1.0``).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from matchevals.trajectory._json import freeze, json_equal, render
+from matchevals.trajectory._json import ABSENT, Token, freeze, json_equal, render, walk
 
 __all__ = [
     "BUILT_IN",
-    "MISSING",
     "ArgDifference",
     "ArgsRule",
     "ArgsRules",
@@ -45,15 +44,6 @@ _Answer = tuple[Args, Args, tuple[bool, list[str]]]  # both objects (kept alive)
 RuleKind = Literal["signature", "preorder", "general"]
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-MISSING: Any = _Missing()
-"""Stands for an argument one side does not have."""
-
-
 class MatcherFailed(Exception):
     """A user's matcher raised or answered something that is not a verdict; the pairing code
     re-raises it as a ValueError naming the two calls."""
@@ -61,10 +51,11 @@ class MatcherFailed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ArgDifference:
-    """One reason two calls' arguments do not match: the argument's path (``""`` for the
-    arguments as a whole), both values (``MISSING`` for an absent side), or a ``reason``."""
+    """One reason two calls' arguments do not match: where the argument is (keys and indexes,
+    ``()`` for the arguments as a whole), both values (``ABSENT`` for a side without it), or a
+    ``reason``."""
 
-    path: str
+    place: tuple[Token, ...]
     expected: Any
     actual: Any
     reason: str | None = None
@@ -105,7 +96,7 @@ class ExactArgs(ArgsRule):
         return freeze(args)
 
     def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
-        return list(_leaf_differences(reference_args, output_args, ""))
+        return [ArgDifference(*found) for found in walk(reference_args, output_args)]
 
 
 @dataclass(frozen=True)
@@ -139,7 +130,7 @@ class SubsetArgs(ArgsRule):
 
     def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
         return [
-            ArgDifference(key, reference_args.get(key, MISSING), value)
+            ArgDifference((key,), reference_args.get(key, ABSENT), value)
             for key, value in output_args.items()
             if key not in reference_args or not json_equal(value, reference_args[key])
         ]
@@ -158,7 +149,7 @@ class SupersetArgs(ArgsRule):
 
     def differences(self, output_args: Args, reference_args: Args) -> list[ArgDifference]:
         return [
-            ArgDifference(key, value, output_args.get(key, MISSING))
+            ArgDifference((key,), value, output_args.get(key, ABSENT))
             for key, value in reference_args.items()
             if key not in output_args or not json_equal(output_args[key], value)
         ]
@@ -188,7 +179,7 @@ class KeyArgs(ArgsRule):
         values = []
         for key in self.keys:
             value = value_at(args, key)
-            if value is MISSING:
+            if value is ABSENT:
                 return None
             values.append(freeze(value))
         return tuple(values)
@@ -197,13 +188,13 @@ class KeyArgs(ArgsRule):
         found = []
         for key in self.keys:
             actual, expected = value_at(output_args, key), value_at(reference_args, key)
-            if actual is MISSING or expected is MISSING or not json_equal(actual, expected):
-                found.append(ArgDifference(key, expected, actual))
+            if actual is ABSENT or expected is ABSENT or not json_equal(actual, expected):
+                found.append(ArgDifference(tuple(key.split(".")), expected, actual))
         return found
 
 
 def value_at(args: Args, dotted: str) -> Any:
-    """The value at a dotted key, through objects only; ``MISSING`` when absent.
+    """The value at a dotted key, through objects only; ``ABSENT`` when absent.
 
     >>> value_at({"a": {"b": 1}}, "a.b"), value_at({"a": [1]}, "a.0")
     (1, <missing>)
@@ -211,7 +202,7 @@ def value_at(args: Args, dotted: str) -> Any:
     current: Any = args
     for part in dotted.split("."):
         if not isinstance(current, Mapping) or part not in current:
-            return MISSING
+            return ABSENT
         current = current[part]
     return current
 
@@ -274,7 +265,7 @@ class MatcherArgs(ArgsRule):
         if matched:
             return []
         reason = "; ".join(comments) or f"{self.origin} answered no match"
-        return [ArgDifference("", reference_args, output_args, reason)]
+        return [ArgDifference((), reference_args, output_args, reason)]
 
 
 def _verdict(answer: Any, origin: str, results_expected: bool) -> tuple[bool, list[str]]:
@@ -308,22 +299,6 @@ def _verdict(answer: Any, origin: str, results_expected: bool) -> tuple[bool, li
         return matched, comments
     expected = "a bool, or evaluator results with scores" if results_expected else "a bool"
     raise MatcherFailed(f"{origin} returned {render(answer)}; expected {expected}")
-
-
-def _leaf_differences(expected: Any, actual: Any, path: str) -> Iterator[ArgDifference]:
-    if json_equal(expected, actual):
-        return
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        for key in sorted({*expected, *actual}, key=str):
-            yield from _leaf_differences(
-                expected.get(key, MISSING), actual.get(key, MISSING), _join(path, key)
-            )
-    else:
-        yield ArgDifference(path, expected, actual)
-
-
-def _join(path: str, key: Any) -> str:
-    return f"{path}.{key}" if path else str(key)
 
 
 BUILT_IN: dict[str, ArgsRule] = {  # the rules tool_args_match_mode names

@@ -1,9 +1,9 @@
-"""The trajectory-match evaluators: thin sync and async edges around one pure core.
+"""The trajectory-match evaluators: the factories, on the one evaluator edge
+(:mod:`matchevals._edge`).
 
-Each factory validates its options once and returns a ``functools.partial`` of a module-level
-function (so evaluators pickle whenever their matchers do). A call normalizes both
-trajectories, matches them, and builds one result; the async evaluator runs the same
-computation (nothing in it waits), so both give the same result for every input.
+Each factory validates its options once; evaluators pickle whenever their matchers do. A call
+normalizes both trajectories, matches them, and builds one result; the async evaluator runs the
+same computation (nothing in it waits), so both give the same result for every input.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-from matchevals._calling import MISSING, check_call, keyword_evaluator
+from matchevals._edge import evaluator
 from matchevals._feedback_keys import check_feedback_key, graded_key
-from matchevals._langsmith import EvaluatorRun, watching
 from matchevals._types import EvaluatorResult
 from matchevals.trajectory._args import ArgsRules, MatcherArgs
 from matchevals.trajectory._compat import CompatRules, compat_match, compat_rules
@@ -36,7 +35,6 @@ from matchevals.trajectory._types import (
 
 __all__ = ["create_async_trajectory_match_evaluator", "create_trajectory_match_evaluator"]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
 GREEDY_NOTE = (
     "alignment='greedy' paired the tool calls first come, first served; a maximum pairing "
     "(alignment='optimal') matches"
@@ -155,47 +153,13 @@ def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> E
 
 
 async def _acompute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    return _compute(options, outputs, reference_outputs)
+
+
+async def _quiet_acompute(
+    options: _Options, outputs: Any, reference_outputs: Any
+) -> EvaluatorResult:
     return _quiet_compute(options, outputs, reference_outputs)
-
-
-def _evaluate(
-    options: _Options,
-    run: EvaluatorRun,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> EvaluatorResult:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(options.key, positional, outputs=outputs, reference_outputs=reference_outputs)
-    if not watching():
-        return _compute(options, outputs, reference_outputs)
-    return run.traced(
-        partial(_quiet_compute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
-
-
-async def _aevaluate(
-    options: _Options,
-    run: EvaluatorRun,
-    /,
-    *positional: Any,
-    outputs: Any = MISSING,
-    reference_outputs: Any = MISSING,
-    **kwargs: Any,
-) -> EvaluatorResult:
-    if positional or outputs is MISSING or reference_outputs is MISSING:
-        check_call(options.key, positional, outputs=outputs, reference_outputs=reference_outputs)
-    if not watching():
-        return _compute(options, outputs, reference_outputs)
-    return await run.atraced(
-        partial(_acompute, options, outputs, reference_outputs),
-        outputs=outputs,
-        reference_outputs=reference_outputs,
-    )
 
 
 def create_trajectory_match_evaluator(
@@ -240,7 +204,9 @@ def create_trajectory_match_evaluator(
         feedback_key,
         compat,
     )
-    return keyword_evaluator(partial(_evaluate, options, EvaluatorRun(options.key)), options.key)
+    return evaluator(
+        options.key, partial(_compute, options), traced=partial(_quiet_compute, options)
+    )
 
 
 def create_async_trajectory_match_evaluator(
@@ -272,4 +238,9 @@ def create_async_trajectory_match_evaluator(
         feedback_key,
         compat,
     )
-    return keyword_evaluator(partial(_aevaluate, options, EvaluatorRun(options.key)), options.key)
+    return evaluator(
+        options.key,
+        partial(_acompute, options),
+        asynchronous=True,
+        traced=partial(_quiet_acompute, options),
+    )

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
-from matchevals.trajectory._args import MISSING, ArgDifference, ArgsRules, MatcherFailed
-from matchevals.trajectory._json import render
+from matchevals.trajectory._args import ArgDifference, ArgsRules, MatcherFailed
+from matchevals.trajectory._json import ABSENT, Kind, path_text, render, sentence, with_article
 from matchevals.trajectory._match import Matching
 from matchevals.trajectory._types import (
     Message,
@@ -57,7 +57,7 @@ def _missing_call(call: ToolCall) -> _Problem:
     return _Problem(
         f"{call.at} {render_call(call.name, call.args)} has no partner in outputs",
         {
-            "kind": "missing_call",
+            "kind": str(Kind.MISSING_CALL),
             "name": call.name,
             "expected": call.args,
             "actual": None,
@@ -71,7 +71,7 @@ def _extra_call(call: ToolCall) -> _Problem:
     return _Problem(
         f"{call.at} {render_call(call.name, call.args)} has no partner in reference_outputs",
         {
-            "kind": "extra_call",
+            "kind": str(Kind.EXTRA_CALL),
             "name": call.name,
             "expected": None,
             "actual": call.args,
@@ -82,32 +82,30 @@ def _extra_call(call: ToolCall) -> _Problem:
 
 
 def _arg_problem(output: ToolCall, reference: ToolCall, difference: ArgDifference) -> _Problem:
-    path = f"args.{difference.path}" if difference.path else "args"
-    head = f"{output.name} {path} ({output.at} vs {reference.at})"
+    head = f"{output.name} {path_text(difference.place, 'args')} ({output.at} vs {reference.at})"
     expected, actual = difference.expected, difference.actual
+    kind = Kind.ARG
+    if difference.reason is not None:
+        kind = Kind.MATCHER
+    elif actual is ABSENT:  # a listed key absent from both sides is missing too
+        kind = Kind.MISSING_ARG
+    elif expected is ABSENT:
+        kind = Kind.EXTRA_ARG
     entry: dict[str, Any] = {
-        "kind": "arg",
+        "kind": str(kind),
         "name": output.name,
-        "path": difference.path,
-        "expected": None if expected is MISSING else expected,
-        "actual": None if actual is MISSING else actual,
+        "path": path_text(difference.place),
+        "expected": None if expected is ABSENT else expected,
+        "actual": None if actual is ABSENT else actual,
         "outputs": output.at,
         "reference_outputs": reference.at,
     }
     if difference.reason is not None:
-        entry["kind"] = "matcher"
         entry["reason"] = difference.reason
         return _Problem(f"{head}: {difference.reason}", entry)
-    if expected is MISSING and actual is MISSING:  # a listed key (openevals' key lists)
-        entry["kind"] = "missing_arg"
+    if expected is ABSENT and actual is ABSENT:  # a listed key (openevals' key lists)
         return _Problem(f"{head}: missing from both sides; a listed key must be on both", entry)
-    if expected is MISSING:
-        entry["kind"] = "extra_arg"
-        return _Problem(f"{head}: not in reference_outputs, got {render(actual)}", entry)
-    if actual is MISSING:
-        entry["kind"] = "missing_arg"
-        return _Problem(f"{head}: missing from outputs, expected {render(expected)}", entry)
-    return _Problem(f"{head}: expected {render(expected)}, got {render(actual)}", entry)
+    return _Problem(sentence(kind, expected, actual, head), entry)
 
 
 def _differences(rules: ArgsRules, output: ToolCall, reference: ToolCall) -> list[ArgDifference]:
@@ -207,7 +205,11 @@ def _strict_problems(
             _Problem(
                 f"outputs has {_messages_word(len(outputs))}, "
                 f"reference_outputs has {len(references)}",
-                {"kind": "message_count", "expected": len(references), "actual": len(outputs)},
+                {
+                    "kind": str(Kind.MESSAGE_COUNT),
+                    "expected": len(references),
+                    "actual": len(outputs),
+                },
             )
         )
     paired = {id(matching.output_calls[i]) for i, _ in matching.pairs}
@@ -231,7 +233,7 @@ def _unpartnered(message: Message, side: str) -> list[_Problem]:
     problem = _Problem(
         f"{message.at} ({message.role}) has no partner in {other}",
         {
-            "kind": "missing_message" if missing else "extra_message",
+            "kind": str(Kind.MISSING_MESSAGE if missing else Kind.EXTRA_MESSAGE),
             "expected": message.role if missing else None,
             "actual": None if missing else message.role,
             "outputs": None if missing else message.at,
@@ -249,26 +251,21 @@ def _message_problems(
     where: dict[str, Any] = {"outputs": output.at, "reference_outputs": reference.at}
     if output.role != reference.role:
         text = (
-            f"{output.at} is {_a_role(output.role)} message where {reference.at} is "
-            f"{_a_role(reference.role)} message"
+            f"{output.at} is {with_article(output.role)} message where {reference.at} is "
+            f"{with_article(reference.role)} message"
         )
-        entry = {"kind": "role", "expected": reference.role, "actual": output.role, **where}
+        entry = {"kind": str(Kind.ROLE), "expected": reference.role, "actual": output.role, **where}
         return [_Problem(text, entry)]
     problems: list[_Problem] = []
     count, expected = len(output.tool_calls), len(reference.tool_calls)
     if count != expected:
         text = f"{output.at} makes {_calls_word(count)} where {reference.at} makes {expected}"
-        entry = {"kind": "tool_call_count", "expected": expected, "actual": count, **where}
+        entry = {"kind": str(Kind.TOOL_CALL_COUNT), "expected": expected, "actual": count, **where}
         problems.append(_Problem(text, entry))
     left_outputs = [call for call in output.tool_calls if id(call) not in paired]
     left_references = [call for call in reference.tool_calls if id(call) not in paired]
     problems += _call_problems(left_outputs, left_references, rules, True, True)
     return problems
-
-
-def _a_role(role: str) -> str:
-    """``an assistant``, ``a user``, ``a tool`` (by the sound of the roles a trajectory has)."""
-    return ("an " if role[:1] in "aeio" else "a ") + role
 
 
 def _comment(problems: Sequence[_Problem]) -> str:
@@ -319,6 +316,7 @@ def explain(
             outputs_left, references_left, rules, report_missing, report_extra
         )
     metadata: dict[str, Any] = {
+        "mode": mode,
         "match": matching.match,
         "precision": matching.precision,
         "recall": matching.recall,

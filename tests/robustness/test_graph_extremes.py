@@ -1,4 +1,6 @@
-"""Regression tests for the graph_trajectory bugs this suite found, beside their fixes."""
+"""graph_trajectory at its extremes: runs too long for a table, equal costs up to rounding, the
+alignment's limits, results that contain themselves, and comments of long node names and long
+patterns."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The AgentEvals converter, non-dict states, and the missing-extra error."""
+"""The agentevals converter, graph states that are not dicts, and the error without LangGraph."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Agent trajectories side by side, from a trajectory-match result alone.
 
-Pure functions on a result's plain data (``key``, ``score``, ``comment``, ``metadata``), shared by
-:func:`matchevals.testing.assert_trajectory_match`, the pytest plugin and the command line. The
-tables show what the evaluator paired, nothing is matched again here:
+Pure functions on a result's plain data (``score``, ``comment``, and the ``metadata`` the
+evaluator wrote: its mode, pairing, calls and mismatches), shared by
+:func:`matchevals.testing.assert_trajectory_match` and the pytest plugin. The tables show what
+the evaluator paired, nothing is matched again here:
 
 - ``strict`` mode: the messages, expected beside actual, each with its tool calls below it;
 - the other modes: the tool calls, in reference order, each beside its partner.
@@ -21,15 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matchevals._values import render
+from matchevals.trajectory._json import ARGUMENT_KINDS, parse_path, path_text, render
+from matchevals.trajectory._types import MODES
 
 __all__ = ["is_trajectory_result", "trajectory_lines", "trajectory_table"]
 
-_KEY = re.compile(
-    r"^trajectory_(strict|unordered|subset|superset)_match(?:_(?:precision|recall|f1))?$"
-)
 _SOURCE = re.compile(r"\[(\d+)\]")
-_ARG_KINDS = {"arg", "missing_arg", "extra_arg", "matcher"}
 _ARGS_WIDTH = 40
 _CELL_WIDTH = 52
 MAX_ROWS = 60
@@ -46,25 +44,23 @@ class _Row:
 
 
 def is_trajectory_result(result: Any) -> bool:
-    """Whether ``result`` is a trajectory-match result carrying its pairing.
+    """Whether ``result`` is a trajectory-match result carrying its mode and pairing (whatever
+    its ``feedback_key``).
 
     >>> is_trajectory_result({"key": "trajectory_strict_match", "score": True, "metadata": None})
     False
     """
-    if not isinstance(result, Mapping) or not isinstance(result.get("key"), str):
-        return False
-    metadata = result.get("metadata")
+    metadata = result.get("metadata") if isinstance(result, Mapping) else None
     return (
-        _KEY.match(result["key"]) is not None
-        and isinstance(metadata, Mapping)
+        isinstance(metadata, Mapping)
+        and metadata.get("mode") in MODES
         and isinstance(metadata.get("pairing"), list)
         and isinstance(metadata.get("calls"), Mapping)
     )
 
 
 def _mode(result: Mapping[str, Any]) -> str:
-    found = _KEY.match(result["key"])
-    return found.group(1) if found else "unordered"
+    return str(result["metadata"]["mode"])
 
 
 def _call_text(call: Mapping[str, Any], with_source: bool) -> str:
@@ -84,14 +80,13 @@ def _arg_differences(
     """The argument paths that differ, per (output call, reference call) the explanation paired."""
     found: dict[tuple[int, int], list[str]] = {}
     for mismatch in mismatches:
-        if not isinstance(mismatch, Mapping) or mismatch.get("kind") not in _ARG_KINDS:
+        if not isinstance(mismatch, Mapping) or mismatch.get("kind") not in ARGUMENT_KINDS:
             continue
         i = output_index.get(str(mismatch.get("outputs")))
         j = reference_index.get(str(mismatch.get("reference_outputs")))
         if i is None or j is None:
             continue
-        path = str(mismatch.get("path") or "")
-        label = f"args.{path}" if path else "args"
+        label = path_text(parse_path(str(mismatch.get("path") or "")), "args")
         paths = found.setdefault((i, j), [])
         if label not in paths:
             paths.append(label)
@@ -270,7 +265,7 @@ def trajectory_table(result: Mapping[str, Any], limit: int = MAX_ROWS) -> list[s
     """The lines of a trajectory-match result's table (see the module docstring).
 
     >>> result = {"key": "trajectory_unordered_match", "score": False, "metadata": {
-    ...     "pairing": [[0, 0], [None, 1]],
+    ...     "mode": "unordered", "pairing": [[0, 0], [None, 1]],
     ...     "calls": {"outputs": [{"at": "outputs[1].tool_calls[0]", "name": "a", "args": {}}],
     ...               "reference_outputs": [
     ...                   {"at": "reference_outputs[1].tool_calls[0]", "name": "a", "args": {}},
@@ -336,7 +331,8 @@ def trajectory_lines(
 
     >>> result = {"key": "trajectory_superset_match", "score": False,
     ...     "comment": "reference_outputs[1].tool_calls[0] b({}) has no partner in outputs",
-    ...     "metadata": {"pairing": [[None, 0]], "calls": {"outputs": [], "reference_outputs": [
+    ...     "metadata": {"mode": "superset", "pairing": [[None, 0]], "calls": {"outputs": [],
+    ...     "reference_outputs": [
     ...         {"at": "reference_outputs[1].tool_calls[0]", "name": "b", "args": {}}]}}}
     >>> print("\\n".join(trajectory_lines(result)))
     trajectory_superset_match = False

@@ -1,8 +1,9 @@
-"""Graph runs explained for people: a run beside its reference, superstep by superstep.
+"""Graph runs explained for people: a run beside its reference, superstep by superstep, and a
+result's failing runs from its metadata alone.
 
 References are read with the matchers' own reference model (``graph_trajectory._reference``),
 so a run is shown exactly as it was matched. Pure functions on plain data, shared by
-:mod:`matchevals.testing`, the pytest plugin, the command line and the HTML report.
+:mod:`matchevals.testing`, the pytest plugin, the command line's demo and the HTML report.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __all__ = [
     "TrajectoryRow",
     "expected_cell",
     "nodes_cell",
+    "runs_lines",
     "trajectory_rows",
     "trajectory_side_by_side",
     "verdict_mark",
@@ -200,3 +202,41 @@ def trajectory_side_by_side(
 
 def expected_cell(expected: Mapping[str, Any]) -> str:
     return _cell(expected["steps"], expected["match_mode"], False)
+
+
+def runs_lines(runs: Sequence[Any], comment: Any) -> list[str]:
+    """A graph result's failing runs from its ``metadata["runs"]`` alone: each run's verdict per
+    superstep and its first divergence (what the pytest plugin shows without the values).
+
+    >>> print("\\n".join(runs_lines([{"run": 0, "match": False, "supersteps": 2,
+    ...     "expected_supersteps": {"min": 2, "max": 2}, "verdicts": ["match", "mismatch"],
+    ...     "divergence": {"superstep": 1, "actual": ["c"],
+    ...                    "expected": [{"steps": ["b"], "match_mode": "unordered"}]}}], None)))
+      run 0: 2 supersteps (2 expected); per superstep 0:ok 1:DIFF
+        first divergence at superstep 1: expected [b], got [c]
+    """
+    lines = [f"  {comment}"] if comment else []
+    for run in runs:
+        if not isinstance(run, Mapping) or run.get("match", True):
+            continue
+        verdicts = run.get("verdicts") or []
+        cells = " ".join(
+            f"{index}:{verdict_mark(verdict)}" for index, verdict in enumerate(verdicts)
+        )
+        expected = run.get("expected_supersteps") or {}
+        low, high = expected.get("min"), expected.get("max")
+        span = f"{low}" if low == high else f"{low}..{'' if high is None else high}"
+        lines.append(
+            f"  run {run.get('run')}: {run.get('supersteps')} supersteps ({span} expected); "
+            f"per superstep {cells or '(none)'}"
+        )
+        divergence = run.get("divergence")
+        if isinstance(divergence, Mapping):
+            expected_cells = " or ".join(expected_cell(e) for e in divergence.get("expected") or ())
+            actual = divergence.get("actual")
+            lines.append(
+                f"    first divergence at superstep {divergence.get('superstep')}: "
+                f"expected {expected_cells or '(nothing more)'}, "
+                f"got {'(run ended)' if actual is None else nodes_cell(actual)}"
+            )
+    return lines
