@@ -242,6 +242,67 @@ def test_a_worker_that_dies_is_said_in_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
 
 
+def _wait_channel(pid: str) -> str:
+    """What a process is blocked in (the kernel's wait channel), '' once it is gone."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/wchan").read_text()
+    return ""
+
+
+def test_a_worker_killed_while_sending_its_batch_is_said_in_one_line(tmp_path: Path) -> None:
+    """A worker killed in the middle of sending a batch (the executor's own thread then waits for
+    the rest of that message forever): the command still says so in one line and ends, exit 2.
+
+    The command is stopped (SIGSTOP) until a worker blocks writing a batch larger than the pipe
+    holds; that worker is killed and the command resumed."""
+    values = [{"id": i, "text": f"value {i} " * 8} for i in range(20000)]
+    out = write_jsonl(tmp_path / "out.jsonl", values)
+    ref = write_jsonl(tmp_path / "ref.jsonl", [{**v, "text": "other"} for v in reversed(values)])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "matchevals.cli", "json", str(out), str(ref), "--id-key", "id",
+         "--workers", "2", "--format", "jsonl", "-o", str(tmp_path / "r.jsonl")],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    children: list[str] = []
+    while len(children) < 2 and time.monotonic() < deadline and process.poll() is None:
+        path = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+        children = path.read_text().split() if path.exists() else []
+        time.sleep(0.001)
+    writer = None
+    while writer is None and time.monotonic() < deadline and process.poll() is None:
+        os.kill(process.pid, signal.SIGSTOP)
+        until = time.monotonic() + 0.5
+        while writer is None and time.monotonic() < until:
+            writer = next((c for c in children if "pipe_write" in _wait_channel(c)), None)
+            time.sleep(0.005)
+        if writer is None:
+            os.kill(process.pid, signal.SIGCONT)
+            time.sleep(0.003)
+    if writer is None:
+        os.kill(process.pid, signal.SIGCONT)
+        process.communicate(timeout=120)
+        pytest.skip("no worker was seen writing a batch (no /proc wait channels here?)")
+    os.kill(int(writer), signal.SIGKILL)
+    os.kill(process.pid, signal.SIGCONT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 2, stderr
+    assert stderr == "matchevals: error: a worker process died before it finished its chunk\n"
+
+
+def test_the_executor_is_released_where_it_keeps_a_result_pipe_and_left_alone_elsewhere() -> None:
+    """The one use of the executor's internals: closing this process's end of its result pipe
+    (True); an executor without one is left as it is (False, no error)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from matchevals.cli._engine import _release_results
+
+    with ProcessPoolExecutor(1) as pool:
+        assert pool.submit(abs, -3).result() == 3
+        assert _release_results(pool) is True
+    assert _release_results(object()) is False
+
+
 def test_a_file_changed_under_a_worker_is_said_as_the_reader_would(tmp_path: Path) -> None:
     """A worker reading its chunk from a file that changed since the chunk was found: the
     InputError comes back as it is (the command line's one-line error, exit 2)."""

@@ -28,6 +28,7 @@ them again from the file: for 1 GB that costs less than sending the lines throug
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import dataclasses
 import functools
@@ -307,15 +308,23 @@ def _process_pool(job: Job, workers: int) -> Iterator[Engine]:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if can_fork() else "spawn")
+    others = _children()  # processes this one had already: not the pool's
     pool = ProcessPoolExecutor(workers, context, _start_worker, (job, os.getpid()))
+    started: set[int] = set()  # the pool's workers, started as chunks are submitted
 
     def submit(chunk: Lines) -> Callable[[], Batch]:
         with _died_said():
             future: Future[Batch] = pool.submit(_score, chunk)
+        started.update(_children() - others)
 
         def result() -> Batch:
             with _died_said():
-                return future.result()
+                while True:
+                    try:
+                        return future.result(timeout=WATCH_SECONDS)
+                    except concurrent.futures.TimeoutError:
+                        if not started <= _children():
+                            _end_broken_pool(pool, started)
 
         return result
 
@@ -325,6 +334,45 @@ def _process_pool(job: Job, workers: int) -> Iterator[Engine]:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+WATCH_SECONDS = 1.0
+"""How often a wait for a batch checks that every worker is still alive."""
+
+
+def _children() -> set[int]:
+    """The process ids of this process's live ``multiprocessing`` children."""
+    import multiprocessing
+
+    return {child.pid for child in multiprocessing.active_children() if child.pid is not None}
+
+
+def _end_broken_pool(pool: Any, workers: set[int]) -> None:
+    """A worker is gone: the other ``workers`` are ended and a WorkerError raised.
+
+    The executor notices a dead worker itself, except when it was killed in the middle of
+    sending a batch: the executor's thread then waits for the rest of that message forever, and
+    Python would wait for that thread at exit. :func:`_release_results` releases it.
+    """
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        if child.pid in workers:
+            child.terminate()
+    _release_results(pool)
+    raise WorkerError("a worker process died before it finished its chunk")
+
+
+def _release_results(pool: Any) -> bool:
+    """Close this process's end of the executor's result pipe, so that its thread, waiting for a
+    message a dead worker never finished, reads the end of the pipe and stops (the executor has
+    no public way to do it). False, doing nothing, where the executor keeps no such pipe."""
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    close = getattr(writer, "close", None)
+    if not callable(close):
+        return False
+    close()
+    return True
 
 
 @contextlib.contextmanager
