@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from matchevals.cli import _help
@@ -44,7 +46,7 @@ from matchevals.cli._output import (
     ReportError,
     discard_stdout,
 )
-from matchevals.cli._parser import ParseFailed, Parser, Version, score_in_range, whole_number
+from matchevals.cli._parser import ParseFailed, Parser, Version, add_flags, number_in, whole_number
 
 if TYPE_CHECKING:
     from matchevals.cli._run import Kind
@@ -57,36 +59,23 @@ HTML_DETAILS = 1000  # matchevals.report.DEFAULT_DETAILS, not imported for --hel
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("reporting")
-    said = _help.COMMON_HELP
-    group.add_argument(
-        "--format", choices=FORMATS, default="table", help=said["format"].render("table")
+    add_flags(
+        parser.add_argument_group("reporting"),
+        _help.COMMON_HELP,
+        format={"choices": FORMATS, "default": "table"},
+        output={},
+        fail_under={"type": number_in("[0, 1]")},
+        worst={"type": int, "default": 5},
+        skip_invalid={"action": "store_true"},
+        workers={"type": whole_number(1), "shown": "1"},
+        engine={"choices": ("local", "ray"), "default": "local"},
+        ray_address={},
+        id_key={},
+        html_details=_HTML_DETAILS,
     )
-    group.add_argument("--output", "-o", metavar="FILE", help=said["output"].render())
-    group.add_argument(
-        "--fail-under",
-        type=score_in_range,
-        metavar="SCORE",
-        help=said["fail_under"].render(),
-    )
-    group.add_argument("--worst", type=int, default=5, metavar="N", help=said["worst"].render("5"))
-    group.add_argument("--skip-invalid", action="store_true", help=said["skip_invalid"].render())
-    group.add_argument(
-        "--workers", type=whole_number(1), metavar="N", help=said["workers"].render("1")
-    )
-    group.add_argument(
-        "--engine", choices=("local", "ray"), default="local", help=said["engine"].render("local")
-    )
-    group.add_argument("--ray-address", metavar="ADDRESS", help=said["ray_address"].render())
-    group.add_argument("--id-key", metavar="KEY", help=said["id_key"].render())
-    _add_html_details(group)
 
 
-def _add_html_details(group: Any) -> None:
-    help_text = _help.COMMON_HELP["html_details"].render(str(HTML_DETAILS))
-    group.add_argument(
-        "--html-details", type=whole_number(0), default=HTML_DETAILS, metavar="N", help=help_text
-    )
+_HTML_DETAILS = {"type": whole_number(0), "default": HTML_DETAILS}
 
 
 def _add_judge_flag(group: Any, text: _help.OptionHelp | None) -> None:
@@ -110,24 +99,77 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
-_JSON_EXAMPLES = (
-    "matchevals json out.jsonl ref.jsonl --aggregator average --fail-under 0.9",
-    "matchevals json out.jsonl ref.jsonl --id-key id --nested --exclude-keys '**.debug_*' "
-    "--comparators 'total=numeric(abs_tol=0.01)' 'name=text()'",
-    "matchevals json out.jsonl ref.jsonl --rubric 'summary=says the same' --judge my_judges:model",
-    "matchevals json out.jsonl ref.jsonl --format html -o report.html",
-)
-_TRAJECTORY_EXAMPLES = (
-    "matchevals trajectory out.jsonl ref.jsonl --trajectory-match-mode superset",
-    "matchevals trajectory out.jsonl ref.jsonl --id-key id --workers 2 --format markdown",
-    "matchevals trajectory --from otel traces.json ref.jsonl --id-key id",
-)
-_GRAPH_EXAMPLES = (
-    "matchevals graph runs.jsonl reference.json --partial-credit --threshold 0.8",
-    "matchevals graph runs.jsonl references.jsonl --id-key thread --format markdown -o graph.md",
-    "matchevals graph runs.jsonl reference.json --format jsonl -o run.jsonl && "
-    "matchevals report run.jsonl",
-)
+@dataclass(frozen=True)
+class _Scoring:
+    """A scoring subcommand: its texts, and the factory whose keyword arguments are its flags."""
+
+    help: str
+    description: str
+    examples: tuple[str, ...]
+    factory: str  # module:create_NAME_evaluator, imported only when the command is run
+    texts: dict[str, _help.OptionHelp]
+    teaches: bool = False  # the epilog teaches comparators, paths and globs
+    inputs: tuple[tuple[str, str], ...] = (  # (metavar, help) of the two files
+        ("OUTPUTS", "the outputs: .jsonl or .json"),
+        ("REFERENCES", "the references: .jsonl or .json"),
+    )
+
+
+SCORING = {
+    "json": _Scoring(
+        "score structured outputs against references",
+        "Score OUTPUTS against REFERENCES with a json_match evaluator "
+        "(matchevals.json_match.create_json_match_evaluator; every keyword argument it "
+        "takes is a flag). Each file is .json (one example, or a list of examples) or .jsonl "
+        "(one example per line); examples pair by position, or by --id-key.",
+        (
+            "matchevals json out.jsonl ref.jsonl --aggregator average --fail-under 0.9",
+            "matchevals json out.jsonl ref.jsonl --id-key id --nested --exclude-keys '**.debug_*' "
+            "--comparators 'total=numeric(abs_tol=0.01)' 'name=text()'",
+            "matchevals json out.jsonl ref.jsonl --rubric 'summary=says the same' "
+            "--judge my_judges:model",
+            "matchevals json out.jsonl ref.jsonl --format html -o report.html",
+        ),
+        "matchevals.json_match:create_json_match_evaluator",
+        _help.JSON_OPTION_HELP,
+        teaches=True,
+    ),
+    "trajectory": _Scoring(
+        "score agent trajectories (messages and tool calls) against references",
+        "Score the agent trajectories in OUTPUTS against REFERENCES with a trajectory-match "
+        "evaluator (matchevals.trajectory.create_trajectory_match_evaluator). An example is "
+        'a list of messages (OpenAI or LangChain dicts) or {"messages": [...]}. Each file is '
+        ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them).",
+        (
+            "matchevals trajectory out.jsonl ref.jsonl --trajectory-match-mode superset",
+            "matchevals trajectory out.jsonl ref.jsonl --id-key id --workers 2 --format markdown",
+            "matchevals trajectory --from otel traces.json ref.jsonl --id-key id",
+        ),
+        "matchevals.trajectory:create_trajectory_match_evaluator",
+        _help.TRAJECTORY_OPTION_HELP,
+    ),
+    "graph": _Scoring(
+        "score LangGraph trajectories against a reference",
+        "Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per line) "
+        "against REFERENCE: a .json holding one reference for every run, or a list of "
+        "references (or a .jsonl) paired by position or --id-key. A reference step is a "
+        'list of node names (unordered), {"steps": [...], "match_mode": "exact", '
+        '"optional": true}, or {"repeat": [...], "min": 1, "max": null}.',
+        (
+            "matchevals graph runs.jsonl reference.json --partial-credit --threshold 0.8",
+            "matchevals graph runs.jsonl references.jsonl --id-key thread --format markdown "
+            "-o graph.md",
+            "matchevals graph runs.jsonl reference.json --format jsonl -o run.jsonl && "
+            "matchevals report run.jsonl",
+        ),
+        "matchevals.graph_trajectory:create_graph_trajectory_match_evaluator",
+        _help.GRAPH_OPTION_HELP,
+        inputs=(
+            ("RUNS", "the runs: .jsonl (or .json)"),
+            ("REFERENCE", "one reference (.json) or one per run"),
+        ),
+    ),
+}
 
 
 def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, list[str]]]:
@@ -139,16 +181,15 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
             "Run 'matchevals COMMAND --help' for a command's options."
         ),
         lazy_epilog=lambda: _help.epilog(
-            examples=("matchevals demo", *_JSON_EXAMPLES[:1], _GRAPH_EXAMPLES[0])
+            examples=("matchevals demo", SCORING["json"].examples[0], SCORING["graph"].examples[0])
         ),
         formatter_class=_help.Formatter,
     )
     parser.add_argument("--version", action=Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     names: dict[str, list[str]] = {}
-    _add_json(commands, command, names)
-    _add_trajectory(commands, command, names)
-    _add_graph(commands, command, names)
+    for name in SCORING:
+        _add_scoring(commands, name, command, names)
     _add_report(commands, command)
     add_compare(commands, command)
     demo_cmd = commands.add_parser(
@@ -158,61 +199,30 @@ def _parser(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, lis
     return parser, names
 
 
-def _add_json(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
-    json_cmd = commands.add_parser(
-        "json",
-        help="score structured outputs against references",
-        description=_help.wrap(
-            "Score OUTPUTS against REFERENCES with a json_match evaluator "
-            "(matchevals.json_match.create_json_match_evaluator; every keyword argument it "
-            "takes is a flag). Each file is .json (one example, or a list of examples) or .jsonl "
-            "(one example per line); examples pair by position, or by --id-key."
-        ),
+def _add_scoring(
+    commands: Any, name: str, command: str | None, names: dict[str, list[str]]
+) -> None:
+    """A scoring subcommand; its flags (from its factory's signature) only when it is run."""
+    said = SCORING[name]
+    scoring_cmd = commands.add_parser(
+        name,
+        help=said.help,
+        description=_help.wrap(said.description),
         lazy_epilog=lambda: _help.epilog(
-            examples=_JSON_EXAMPLES, comparators=_builtin_comparators, globs=True
+            examples=said.examples,
+            comparators=_builtin_comparators if said.teaches else None,
+            globs=said.teaches,
         ),
         formatter_class=_help.Formatter,
     )
-    if command == "json":
-        from matchevals.json_match import create_json_match_evaluator
-
-        json_cmd.add_argument("outputs", metavar="OUTPUTS", help="the outputs: .jsonl or .json")
-        json_cmd.add_argument(
-            "references", metavar="REFERENCES", help="the references: .jsonl or .json"
-        )
-        json_group = json_cmd.add_argument_group("json_match options")
-        names["json"] = add_factory_flags(
-            json_group,
-            create_json_match_evaluator,
-            texts=_help.JSON_OPTION_HELP,
-            custom={"judge": _add_judge_flag},
-        )
-        _add_common(json_cmd)
-
-
-def _add_trajectory(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
-    trajectory_cmd = commands.add_parser(
-        "trajectory",
-        help="score agent trajectories (messages and tool calls) against references",
-        description=_help.wrap(
-            "Score the agent trajectories in OUTPUTS against REFERENCES with a trajectory-match "
-            "evaluator (matchevals.trajectory.create_trajectory_match_evaluator). An example is "
-            'a list of messages (OpenAI or LangChain dicts) or {"messages": [...]}. Each file is '
-            ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them)."
-        ),
-        lazy_epilog=lambda: _help.epilog(examples=_TRAJECTORY_EXAMPLES),
-        formatter_class=_help.Formatter,
-    )
-    if command == "trajectory":
-        from matchevals.trajectory import create_trajectory_match_evaluator
-
-        trajectory_cmd.add_argument(
-            "outputs", metavar="OUTPUTS", help="the outputs: .jsonl or .json"
-        )
-        trajectory_cmd.add_argument(
-            "references", metavar="REFERENCES", help="the references: .jsonl or .json"
-        )
-        trajectory_cmd.add_argument(
+    if command != name:
+        return
+    module, _, attribute = said.factory.partition(":")
+    factory = getattr(importlib.import_module(module), attribute)
+    for dest, (metavar, text) in zip(("outputs", "references"), said.inputs, strict=True):
+        scoring_cmd.add_argument(dest, metavar=metavar, help=text)
+    if name == "trajectory":
+        scoring_cmd.add_argument(
             "--from",
             dest="from_source",
             choices=("otel", "adk"),
@@ -220,39 +230,17 @@ def _add_trajectory(commands: Any, command: str | None, names: dict[str, list[st
             "= trace id), or ADK eval files (adk: OUTPUTS an eval result, REFERENCES an eval "
             "set or result; id = eval_id/invocation_id). E.g. --from otel --id-key id",
         )
-        trajectory_group = trajectory_cmd.add_argument_group("trajectory_match options")
-        names["trajectory"] = add_factory_flags(
-            trajectory_group, create_trajectory_match_evaluator, texts=_help.TRAJECTORY_OPTION_HELP
-        )
-        _add_common(trajectory_cmd)
+    title = attribute.removeprefix("create_").removesuffix("_evaluator")
+    group = scoring_cmd.add_argument_group(f"{title} options")
+    custom = {"judge": _add_judge_flag}
+    names[name] = add_factory_flags(group, factory, texts=said.texts, custom=custom)
+    _add_common(scoring_cmd)
 
 
-def _add_graph(commands: Any, command: str | None, names: dict[str, list[str]]) -> None:
-    graph_cmd = commands.add_parser(
-        "graph",
-        help="score LangGraph trajectories against a reference",
-        description=_help.wrap(
-            "Score the trajectories in RUNS (.jsonl: one run, or one list of runs, per line) "
-            "against REFERENCE: a .json holding one reference for every run, or a list of "
-            "references (or a .jsonl) paired by position or --id-key. A reference step is a "
-            'list of node names (unordered), {"steps": [...], "match_mode": "exact", '
-            '"optional": true}, or {"repeat": [...], "min": 1, "max": null}.'
-        ),
-        lazy_epilog=lambda: _help.epilog(examples=_GRAPH_EXAMPLES),
-        formatter_class=_help.Formatter,
-    )
-    if command == "graph":
-        from matchevals.graph_trajectory import create_graph_trajectory_match_evaluator
-
-        graph_cmd.add_argument("outputs", metavar="RUNS", help="the runs: .jsonl (or .json)")
-        graph_cmd.add_argument(
-            "references", metavar="REFERENCE", help="one reference (.json) or one per run"
-        )
-        graph_group = graph_cmd.add_argument_group("graph_trajectory_match options")
-        names["graph"] = add_factory_flags(
-            graph_group, create_graph_trajectory_match_evaluator, texts=_help.GRAPH_OPTION_HELP
-        )
-        _add_common(graph_cmd)
+_REPORT_EXIT_STATUS = (
+    ("0", "the report was written"),
+    ("2", "RESULTS is missing or not a saved run, or FILE cannot be written"),
+)
 
 
 def _add_report(commands: Any, command: str | None) -> None:
@@ -263,16 +251,12 @@ def _add_report(commands: Any, command: str | None) -> None:
             "Write the HTML report of RESULTS, a run saved with --format jsonl (its example "
             "lines carry the values, so the page shows them side by side)."
         ),
-        lazy_epilog=lambda: (
-            _help.epilog(
-                examples=(
-                    "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
-                    "matchevals report run.jsonl -o report.html",
-                ),
-                exit_status=False,
-            )
-            + "\n\nexit status:\n  0  the report was written\n  2  RESULTS is missing or not a "
-            "saved run, or FILE cannot be written"
+        lazy_epilog=lambda: _help.epilog(
+            examples=(
+                "matchevals json out.jsonl ref.jsonl --format jsonl -o run.jsonl",
+                "matchevals report run.jsonl -o report.html",
+            ),
+            exit_status=_REPORT_EXIT_STATUS,
         ),
         formatter_class=_help.Formatter,
     )
@@ -285,7 +269,7 @@ def _add_report(commands: Any, command: str | None) -> None:
             help="where to write the page (default: RESULTS with .html instead of its suffix)",
         )
         report_cmd.add_argument("--title", help="the page's title (default: the run's)")
-        _add_html_details(report_cmd)
+        add_flags(report_cmd, _help.COMMON_HELP, html_details=_HTML_DETAILS)
 
 
 def _builtin_comparators() -> list[tuple[str, str]]:

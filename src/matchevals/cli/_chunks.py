@@ -29,7 +29,7 @@ from typing import Any, Literal
 from matchevals._scoring import LineError, Problem, Scored, decode, score_example
 from matchevals.cli._output import JSON_ESCAPE
 from matchevals.cli._pairing import place_of
-from matchevals.cli._read import Side, id_of
+from matchevals.cli._read import Side, keyed
 from matchevals.cli._run import build_evaluator
 from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._examples import ReportExample
@@ -213,14 +213,10 @@ class ChunkScorer:
         key = job.id_key
         assert key is not None
         where = job.outputs.where(position)
-        try:
-            value = decode(line)
-        except LineError as error:  # it was whole when its id was read: the file changed
-            return Problem(where, str(error))
-        ident, why = id_of(value, key)
-        if why is not None:
-            return Problem(where, why)
-        del value[key]
+        found = keyed(line, key, where)  # a problem only if the file changed since its id was read
+        if isinstance(found, Problem):
+            return found
+        value, ident = found
         reference_line, place = partner
         try:
             reference = decode(reference_line)
@@ -288,17 +284,13 @@ def _lines(chunk: Lines, offset: int) -> tuple[bytes, bytes]:
 def _parsed(line: bytes, where: str, key: str | None, reference: Any) -> _Pair:
     """An output to score against the one reference; labelled by its ``key`` (removed from
     it), else by its number."""
-    try:
-        value = decode(line)
-    except LineError as error:
-        return Problem(where, str(error))
     if key is None:
-        return (where, value, None, reference, line, None)
-    ident, why = id_of(value, key)
-    if why is not None:
-        return Problem(where, why)
-    del value[key]
-    return (where, value, ident, reference, line, None)
+        try:
+            return (where, decode(line), None, reference, line, None)
+        except LineError as error:
+            return Problem(where, str(error))
+    found = keyed(line, key, where)
+    return found if isinstance(found, Problem) else (where, *found, reference, line, None)
 
 
 def _value(lines: list[bytes], offset: int, side: Side, position: int) -> Any:

@@ -22,7 +22,9 @@ from matchevals.cli._output import (
     EXIT_BELOW,
     EXIT_INVALID,
     EXIT_OK,
+    MAX_STDERR_PROBLEMS,
     destination,
+    page_on_terminal,
     report_encoding,
     write_encoded,
 )
@@ -40,8 +42,6 @@ from matchevals.report._text import (
 
 if TYPE_CHECKING:
     from matchevals.report._page import HtmlPage
-
-MAX_STDERR_PROBLEMS = 20
 
 
 def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
@@ -106,12 +106,7 @@ def _options_for_run(
 def run_scoring(
     args: argparse.Namespace, kind: Kind, options: dict[str, Any], names: Sequence[str] = ()
 ) -> int:
-    if args.format == "html" and args.output is None and sys.stdout.isatty():
-        print(
-            f"matchevals {kind}: error: --format html writes a page: pass --output report.html "
-            "(or redirect standard output)",
-            file=sys.stderr,
-        )
+    if page_on_terminal(kind, args.format, args.output, "report.html"):
         return EXIT_INVALID
     elsewhere = args.engine == "ray" or (args.workers or 1) > 1
     try:

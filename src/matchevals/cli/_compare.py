@@ -10,31 +10,39 @@ import sys
 from typing import Any
 
 from matchevals.cli import _help
-from matchevals.cli._help import _items
-from matchevals.cli._output import EXIT_BELOW, EXIT_INVALID, EXIT_OK, destination
-from matchevals.cli._parser import whole_number
+from matchevals.cli._output import (
+    EXIT_BELOW,
+    EXIT_INVALID,
+    EXIT_OK,
+    MAX_STDERR_PROBLEMS,
+    destination,
+    page_on_terminal,
+)
+from matchevals.cli._parser import add_flags, number_in, whole_number
 
 __all__ = ["add_compare", "run_compare"]
 
 FORMATS = ("table", "markdown", "json", "html")
 WORST = 10  # matchevals.compare's DEFAULT_WORST, not imported for --help (tested equal)
 HTML_DETAILS = 1000
-MAX_STDERR_PROBLEMS = 20
 
 OPTION_HELP = {
     "id_key": _help.OptionHelp(
         "pair the examples by id, checking that both runs were scored with --id-key KEY "
         "(without it, examples pair by id when the runs were scored with one, else by position)",
         "--id-key id",
+        "KEY",
     ),
     "pass_threshold": _help.OptionHelp(
         "the score at which an example passes, for pass rates, the McNemar test and pass^k",
         "--pass-threshold 0.8",
+        "SCORE",
     ),
     "alpha": _help.OptionHelp(
         "the significance level: the new run is significantly worse (or better) when the "
         "test's p-value is below it",
         "--alpha 0.01",
+        "ALPHA",
     ),
     "fail_on_regression": _help.OptionHelp(
         "exit 1 when the new run is significantly worse at --alpha", "--fail-on-regression"
@@ -49,16 +57,18 @@ OPTION_HELP = {
         "--format markdown -o comparison.md",
     ),
     "output": _help.OptionHelp(
-        "write the comparison to FILE instead of standard output", "-o c.md"
+        "write the comparison to FILE instead of standard output", "-o c.md", "FILE"
     ),
     "worst": _help.OptionHelp(
         "how many of the biggest regressions (and improvements) the table, Markdown and JSON list",
         "--worst 25",
+        "N",
     ),
     "html_details": _help.OptionHelp(
         "with --format html: how many of the biggest regressions (and improvements) the page "
         "holds with both runs' details",
         "--html-details 200",
+        "N",
     ),
     "skip_invalid": _help.OptionHelp(
         "report examples that cannot be compared (one run lacks them, duplicates, unreadable "
@@ -94,33 +104,6 @@ EXAMPLES = (
 )
 
 
-def _between(text: str, *, top: bool) -> float:
-    """A number above 0 and below 1 (or up to 1, where ``top`` is allowed)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not (value > 0 and (value <= 1 if top else value < 1)):
-        ends = "(0, 1]" if top else "(0, 1)"
-        raise argparse.ArgumentTypeError(f"expected a number in {ends}; got {text!r}")
-    return value
-
-
-def _pass_mark(text: str) -> float:
-    return _between(text, top=True)
-
-
-def _alpha(text: str) -> float:
-    return _between(text, top=False)
-
-
-def _epilog() -> str:
-    width = _help.help_width()
-    text = _help.epilog(examples=EXAMPLES, exit_status=False)
-    statuses = "\n".join(_items(EXIT_STATUS, width, column=7))
-    return f"{text}\n\nexit status:\n{statuses}"
-
-
 def add_compare(commands: Any, command: str | None) -> None:
     """The ``compare`` subcommand; its flags only when it is the command run."""
     compare_cmd = commands.add_parser(
@@ -133,55 +116,37 @@ def add_compare(commands: Any, command: str | None) -> None:
             "interval, pass rates and the exact McNemar test, per-key mean deltas, and pass@k "
             "and pass^k where a file holds several runs (trials) of each example."
         ),
-        lazy_epilog=_epilog,
+        lazy_epilog=lambda: _help.epilog(examples=EXAMPLES, exit_status=EXIT_STATUS),
         formatter_class=_help.Formatter,
     )
     if command != "compare":
         return
-    said = OPTION_HELP
     compare_cmd.add_argument("base", metavar="BASE", help="the base run (--format jsonl)")
     compare_cmd.add_argument("new", metavar="NEW", help="the new run (--format jsonl)")
-    pairing = compare_cmd.add_argument_group("comparing")
-    pairing.add_argument("--id-key", metavar="KEY", help=said["id_key"].render())
-    pairing.add_argument(
-        "--pass-threshold", type=_pass_mark, default=1.0, metavar="SCORE",
-        help=said["pass_threshold"].render("1"),
-    )  # fmt: skip
-    pairing.add_argument(
-        "--alpha", type=_alpha, default=0.05, metavar="ALPHA",
-        help=said["alpha"].render("0.05"),
-    )  # fmt: skip
-    pairing.add_argument(
-        "--fail-on-regression", action="store_true", help=said["fail_on_regression"].render()
+    add_flags(
+        compare_cmd.add_argument_group("comparing"),
+        OPTION_HELP,
+        id_key={},
+        pass_threshold={"type": number_in("(0, 1]"), "default": 1.0},
+        alpha={"type": number_in("(0, 1)"), "default": 0.05},
+        fail_on_regression={"action": "store_true"},
+        strict={"action": "store_true"},
     )
-    pairing.add_argument("--strict", action="store_true", help=said["strict"].render())
-    reporting = compare_cmd.add_argument_group("reporting")
-    reporting.add_argument(
-        "--format", choices=FORMATS, default="table", help=said["format"].render("table")
-    )
-    reporting.add_argument("--output", "-o", metavar="FILE", help=said["output"].render())
-    reporting.add_argument(
-        "--worst", type=whole_number(0), default=WORST, metavar="N",
-        help=said["worst"].render(str(WORST)),
-    )  # fmt: skip
-    reporting.add_argument(
-        "--html-details", type=whole_number(0), default=HTML_DETAILS, metavar="N",
-        help=said["html_details"].render(str(HTML_DETAILS)),
-    )  # fmt: skip
-    reporting.add_argument("--title", help=said["title"].render())
-    reporting.add_argument(
-        "--skip-invalid", action="store_true", help=said["skip_invalid"].render()
+    add_flags(
+        compare_cmd.add_argument_group("reporting"),
+        OPTION_HELP,
+        format={"choices": FORMATS, "default": "table"},
+        output={},
+        worst={"type": whole_number(0), "default": WORST},
+        html_details={"type": whole_number(0), "default": HTML_DETAILS},
+        title={},
+        skip_invalid={"action": "store_true"},
     )
 
 
 def run_compare(args: argparse.Namespace) -> int:
     """Compare, render, and exit with the verdict."""
-    if args.format == "html" and args.output is None and sys.stdout.isatty():
-        print(
-            "matchevals compare: error: --format html writes a page: pass --output "
-            "comparison.html (or redirect standard output)",
-            file=sys.stderr,
-        )
+    if page_on_terminal("compare", args.format, args.output, "comparison.html"):
         return EXIT_INVALID
     from matchevals.compare import compare_runs
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -88,28 +89,19 @@ def _seed_demos() -> None:
     print()
 
 
+_BATCH = (
+    "matchevals json extraction_outputs.jsonl extraction_references.jsonl --id-key id",
+    "--nested --comparators 'total=numeric(abs_tol=0.01)' 'vendor=text()'",
+)
+
+
 def _batch() -> int:
     from matchevals.cli import main
 
     print("== 2. A batch of extracted invoices with realistic mistakes ==")
-    print(
-        "   matchevals json extraction_outputs.jsonl extraction_references.jsonl --id-key id \\\n"
-        "     --nested --comparators 'total=numeric(abs_tol=0.01)' 'vendor=text()'\n"
-    )
+    print(f"   {_BATCH[0]} \\\n     {_BATCH[1]}\n")  # the command it runs, as typed
     with _inside(DATA):
-        return main(
-            [
-                "json",
-                "extraction_outputs.jsonl",
-                "extraction_references.jsonl",
-                "--id-key",
-                "id",
-                "--nested",
-                "--comparators",
-                "total=numeric(abs_tol=0.01)",
-                "vendor=text()",
-            ]
-        )
+        return main(shlex.split(" ".join(_BATCH))[1:])
 
 
 def _live_graph() -> None:

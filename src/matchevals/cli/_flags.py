@@ -49,7 +49,6 @@ _SEQUENCE_ORIGINS = {
     collections.abc.Set,
 }
 _MAPPING_ORIGINS = {dict, collections.abc.Mapping, collections.abc.MutableMapping}
-_COMPARATORS_MODULE = "matchevals.json_match.comparators"
 
 
 def _strip_none(annotation: Any) -> tuple[Any, bool]:
@@ -128,13 +127,11 @@ def _comparator(text: str) -> Any:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a comparator call such as numeric(abs_tol=0.01)"
         ) from None
-    try:
-        module = __import__(_COMPARATORS_MODULE, fromlist=["_"])
-    except ImportError:
-        raise argparse.ArgumentTypeError("this version has no built-in comparators") from None
-    factory = getattr(module, node.func.id, None)
+    from matchevals.json_match import comparators
+
+    factory = getattr(comparators, node.func.id, None)
     if node.func.id.startswith("_") or not callable(factory):
-        names = ", ".join(n for n in getattr(module, "__all__", ()) if n[:1].islower())
+        names = ", ".join(n for n in comparators.__all__ if n[:1].islower())
         raise argparse.ArgumentTypeError(f"unknown comparator {node.func.id!r}; known: {names}")
     try:
         return factory(*args, **kwargs)
@@ -172,15 +169,14 @@ class _KeyValue(argparse.Action):
         setattr(namespace, self.dest, mapping)
 
 
-def _default_words(default: Any) -> str | None:
-    """A factory default in command-line words: ``on``/``off``, ``none``, the choice itself."""
-    if default is inspect.Parameter.empty:
+def _default_words(default: Any, none_is_a_choice: bool) -> str | None:
+    """A factory default in command-line words: ``on``/``off``, the choice itself (``none``
+    where None is one), nothing for a plain None."""
+    if default is inspect.Parameter.empty or (default is None and not none_is_a_choice):
         return None
     if isinstance(default, bool):
         return "on" if default else "off"
-    if default is None:
-        return None
-    return str(default)
+    return "none" if default is None else str(default)
 
 
 def _annotation(factory: Callable[..., Any], parameter: inspect.Parameter) -> Any:
@@ -240,18 +236,11 @@ def _add_flag(
 ) -> bool:
     """Add the flag of one keyword argument; False when a command line cannot express it."""
     annotation = _annotation(factory, parameter)
-    flag = "--" + name.replace("_", "-")
+    flag = _flag(name)
     common: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
     base, allows_none = _strip_none(annotation)
     origin = get_origin(base)
-    default = _default_words(parameter.default)
-    if (
-        default is None
-        and parameter.default is None
-        and allows_none
-        and (get_origin(base) is Literal)
-    ):
-        default = "none"
+    default = _default_words(parameter.default, allows_none and origin is Literal)
     fallback = OptionHelp(f"{name} of {factory.__name__}")
     description = (text or fallback).render(default)
     metavar = text.metavar if text is not None else None
@@ -278,7 +267,7 @@ def _add_flag(
         convert = _scalar(annotation, name)
         if convert is None or _is_callable(base):
             return False
-        choices = [str(c) for c in get_args(base)] if get_origin(base) is Literal else None
+        choices = [str(c) for c in get_args(base)] if origin is Literal else None
         if choices and allows_none:
             choices.append("none")
         shown = "{" + ",".join(choices) + "}" if choices else metavar

@@ -184,14 +184,18 @@ COMMON_HELP: dict[str, OptionHelp] = {
         "CI comments), html (one self-contained page)",
         "--format html -o report.html",
     ),
-    "output": OptionHelp("write the report to FILE instead of standard output", "-o report.md"),
+    "output": OptionHelp(
+        "write the report to FILE instead of standard output", "-o report.md", "FILE"
+    ),
     "fail_under": OptionHelp(
         "exit 1 when the mean example score is below SCORE (a number in [0, 1])",
         "--fail-under 0.9",
+        "SCORE",
     ),
     "worst": OptionHelp(
         "how many of the lowest-scoring examples the table, JSON and Markdown list",
         "--worst 20",
+        "N",
     ),
     "skip_invalid": OptionHelp("report invalid input but do not exit 2 because of it"),
     "workers": OptionHelp(
@@ -199,6 +203,7 @@ COMMON_HELP: dict[str, OptionHelp] = {
         "order, byte for byte the same as with 1; with --engine ray, N Ray actors (there the "
         "default is one per CPU of the cluster)",
         "--workers 4",
+        "N",
     ),
     "engine": OptionHelp(
         "local (this machine's processes) or ray (Ray actors, local or a cluster; pip install "
@@ -208,16 +213,19 @@ COMMON_HELP: dict[str, OptionHelp] = {
     "ray_address": OptionHelp(
         "the Ray cluster for --engine ray (default: a local Ray, or RAY_ADDRESS)",
         "--ray-address ray://head:10001",
+        "ADDRESS",
     ),
     "id_key": OptionHelp(
         "pair outputs and references by the value of KEY (removed before scoring) instead of by "
         "position",
         "--id-key id",
+        "KEY",
     ),
     "html_details": OptionHelp(
         "how many of the lowest-scoring examples an HTML page holds in full (values, "
         "differences, swimlane); every example's score is always there",
         "--html-details 5000",
+        "N",
     ),
 }
 
@@ -348,7 +356,7 @@ def epilog(
     examples: Sequence[str],
     comparators: Callable[[], list[tuple[str, str]]] | None = None,
     globs: bool = False,
-    exit_status: bool = True,
+    exit_status: Sequence[tuple[str, str]] = EXIT_STATUS,
 ) -> str:
     """The sections after the options: comparators, paths and globs, examples, exit status."""
     width = help_width()
@@ -367,8 +375,7 @@ def epilog(
     if examples:
         body = [line for example in examples for line in _command(example, width)]
         lines += _section("examples", body)
-    if exit_status:
-        lines += _section("exit status", _items(EXIT_STATUS, width, column=7))
+    lines += _section("exit status", _items(exit_status, width, column=7))
     return "\n".join(lines).rstrip()
 
 

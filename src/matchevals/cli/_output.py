@@ -17,6 +17,20 @@ EXIT_OK = 0
 EXIT_BELOW = 1
 EXIT_INVALID = 2
 EXIT_INTERRUPTED = 130
+MAX_STDERR_PROBLEMS = 20
+"""How many problems a command lists on stderr; the rest are counted."""
+
+
+def page_on_terminal(command: str, format: str, output: str | None, example: str) -> bool:
+    """Whether an HTML page would go to a terminal, said in one line (the command exits 2)."""
+    if format != "html" or output is not None or not sys.stdout.isatty():
+        return False
+    print(
+        f"matchevals {command}: error: --format html writes a page: pass --output {example} "
+        "(or redirect standard output)",
+        file=sys.stderr,
+    )
+    return True
 
 
 class OutputOpenError(Exception):

@@ -1,7 +1,7 @@
 """argparse's pieces the command line is built of: a parser that errs in one line and writes
 its epilog only for help, ``--version`` read only when asked, and the types of numeric flags.
 
->>> score_in_range("0.5")
+>>> number_in("[0, 1]")("0.5")
 0.5
 """
 
@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
+import operator
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from matchevals.cli._help import OptionHelp
 from matchevals.cli._output import EXIT_INVALID
 
-__all__ = ["ParseFailed", "Parser", "Version", "score_in_range", "whole_number"]
+__all__ = ["ParseFailed", "Parser", "Version", "add_flags", "number_in", "whole_number"]
 
 
 class ParseFailed(Exception):
@@ -68,14 +71,26 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def score_in_range(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1]; got {text}")
-    return value
+def number_in(interval: str) -> Callable[[str], float]:
+    """The type of a flag taking a number in ``interval``: ``[0, 1]``, ``(0, 1]``, ``(0, 1)``.
+
+    >>> number_in("(0, 1]")("1")
+    1.0
+    """
+    low, high = (float(end) for end in interval[1:-1].split(","))
+    above = operator.gt if interval[0] == "(" else operator.ge
+    below = operator.lt if interval[-1] == ")" else operator.le
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (above(value, low) and below(value, high)):
+            raise argparse.ArgumentTypeError(f"expected a number in {interval}; got {text!r}")
+        return value
+
+    return parse
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -97,3 +112,29 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def add_flags(group: Any, texts: Mapping[str, OptionHelp], **flags: dict[str, Any]) -> None:
+    """A flag per keyword (``fail_under``: ``--fail-under``; ``output`` is ``-o`` too), its help
+    and metavar from ``texts``, its default said (``shown``, where that is not the default).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_flags(parser, {"worst": OptionHelp("how many", "--worst 9", "N")}, worst={"default": 5})
+    >>> parser._actions[-1].help
+    'how many (default: 5). e.g. --worst 9'
+    """
+    for name, given in flags.items():
+        spec, text = dict(given), texts[name]
+        default = spec.get("default")
+        said = (
+            None
+            if default is None or default is False
+            else f"{default:g}"
+            if isinstance(default, float)
+            else str(default)
+        )
+        shown = spec.pop("shown", said)
+        if text.metavar is not None:
+            spec.setdefault("metavar", text.metavar)
+        names = ("--output", "-o") if name == "output" else ("--" + name.replace("_", "-"),)
+        group.add_argument(*names, help=text.render(shown), **spec)

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from matchevals._scoring import not_json
+from matchevals._scoring import LineError, Problem, decode, not_json
 from matchevals._values import a_type, describe_type, with_article
 
-__all__ = ["Chunk", "InputError", "Reader", "Side", "id_of", "load_document"]
+__all__ = ["Chunk", "InputError", "Reader", "Side", "id_of", "keyed", "load_document"]
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 BLOCK_BYTES = 1 << 17
@@ -96,6 +96,23 @@ def id_of(value: Any, key: str) -> tuple[Any, str | None]:
             "expected a string or a number"
         )
     return ident, None
+
+
+def keyed(line: bytes, key: str, where: str) -> tuple[Any, Any] | Problem:
+    """A line's value without its ``key`` and the id it held, or the Problem in its place.
+
+    >>> keyed(b'{"id": 7, "a": 1}', "id", "out.jsonl:1")
+    ({'a': 1}, 7)
+    """
+    try:
+        value = decode(line)
+    except LineError as error:
+        return Problem(where, str(error))
+    ident, why = id_of(value, key)
+    if why is not None:
+        return Problem(where, why)
+    del value[key]
+    return value, ident
 
 
 def _is_jsonl(path: Path) -> bool:
