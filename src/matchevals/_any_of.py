@@ -23,7 +23,15 @@ from typing import Any
 from matchevals._path_text import child_path
 from matchevals._values import a_type
 
-__all__ = ["ANY_OF_METADATA", "AnyOf", "Alternatives", "alternatives_of", "check_any_of_key", "choose"]
+__all__ = [
+    "ANY_OF_METADATA",
+    "Alternatives",
+    "AnyOf",
+    "alternatives_of",
+    "check_any_of_key",
+    "check_kinds",
+    "choose",
+]
 
 ANY_OF_METADATA = "any_of"
 """The metadata key of an AnyOf result: ``{"chosen": index, "scores": [score, ...]}``."""
@@ -109,25 +117,32 @@ def alternatives_of(reference: Any, key: str | None) -> Alternatives | None:
     if isinstance(reference, AnyOf):
         base = f"{_REFERENCE}.alternatives"
         items = reference.alternatives
-    elif key is not None and isinstance(reference, Mapping) and len(reference) == 1 and key in reference:
+    elif _json_form(reference, key):
         base = child_path(_REFERENCE, key)
         listed = reference[key]
         if not isinstance(listed, (list, tuple)):
-            raise TypeError(f"{base} is {a_type(listed)}; expected a list of alternative references")
+            raise TypeError(
+                f"{base} is {a_type(listed)}; expected a list of alternative references"
+            )
         if not listed:
-            raise ValueError(f"{base} is an empty list; expected at least one alternative reference")
+            raise ValueError(
+                f"{base} is an empty list; expected at least one alternative reference"
+            )
         items = tuple(listed)
     else:
         return None
     paths = tuple(f"{base}[{index}]" for index in range(len(items)))
     for item, path in zip(items, paths, strict=True):
-        if isinstance(item, AnyOf) or (
-            key is not None and isinstance(item, Mapping) and len(item) == 1 and key in item
-        ):
+        if isinstance(item, AnyOf) or _json_form(item, key):
             raise TypeError(
                 f"{path} holds alternatives itself; list every alternative in {base} instead"
             )
     return Alternatives(items, paths)
+
+
+def _json_form(value: Any, key: str | None) -> bool:
+    """Whether ``value`` is the JSON form: a dict whose only key is ``key`` (never guessed)."""
+    return key is not None and isinstance(value, Mapping) and len(value) == 1 and key in value
 
 
 def check_kinds(kinds: list[str], paths: tuple[str, ...]) -> None:
@@ -173,9 +188,10 @@ def choose(results: list[Any], alternatives: Alternatives) -> Any:
     ``metadata["any_of"]``; its comments say which alternative was closest when none matched.
 
     >>> alternatives = Alternatives(({}, {}), ("r[0]", "r[1]"))
-    >>> choose([{"key": "k", "score": 0.5, "comment": "x", "metadata": None},
-    ...         {"key": "k", "score": 0.75, "comment": "y", "metadata": None}], alternatives)
-    {'key': 'k', 'score': 0.75, 'comment': 'closest of 2 alternatives, r[1]: y', 'metadata': {'any_of': {'chosen': 1, 'scores': [0.5, 0.75]}}}
+    >>> best = choose([{"key": "k", "score": 0.5, "comment": "x", "metadata": None},
+    ...                {"key": "k", "score": 0.75, "comment": "y", "metadata": None}], alternatives)
+    >>> best["score"], best["comment"], best["metadata"]
+    (0.75, 'closest of 2 alternatives, r[1]: y', {'any_of': {'chosen': 1, 'scores': [0.5, 0.75]}})
     """
     scores = [_score(result) for result in results]
     values = [_value(score) for score in scores]

@@ -19,7 +19,13 @@ from matchevals._edge import Edge, aevaluate, evaluate, evaluator
 from matchevals._feedback_keys import check_feedback_key, renaming
 from matchevals._langsmith import EvaluatorRun
 from matchevals._types import EvaluatorResult
-from matchevals.graph_trajectory._reference import Pair, describe, pair_runs, read_reference, runs_of
+from matchevals.graph_trajectory._reference import (
+    Pair,
+    describe,
+    pair_runs,
+    read_reference,
+    runs_of,
+)
 from matchevals.graph_trajectory._results_check import equal_results, evaluator_results
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
 from matchevals.graph_trajectory._verdict import KEY, ResultsCheck, score_runs

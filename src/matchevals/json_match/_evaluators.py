@@ -207,9 +207,7 @@ def create_json_match_evaluator(
         return _compat(options, judge_client, feedback_key, sync=True)  # type: ignore[no-any-return]
     compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
     compute = renaming(compute, DEFAULT_PREFIX, feedback_key)
-    return evaluator(
-        RUN_NAME, compute, read=to_json_value, kind=_json_kind, any_of_key=any_of_key
-    )
+    return evaluator(RUN_NAME, compute, read=to_json_value, kind=_json_kind, any_of_key=any_of_key)
 
 
 def create_async_json_match_evaluator(
