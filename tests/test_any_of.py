@@ -117,7 +117,7 @@ def test_json_match_without_a_match_explains_the_closest_alternative() -> None:
     (result,) = evaluator(outputs={"a": 1, "b": 2}, reference_outputs=references)
     assert result["score"] == 0.5
     assert result["comment"] == (
-        "closest of 3 alternatives, reference_outputs.alternatives[1]: b: expected 3, got 2"
+        "best of 3 alternatives, reference_outputs.alternatives[1]: b: expected 3, got 2"
     )
     assert result["metadata"] == {
         "mismatches": [{"path": "b", "expected": 3, "actual": 2, "score": 0}],
@@ -190,7 +190,7 @@ def test_the_json_form_names_its_alternatives_by_their_place() -> None:
     evaluator = create_json_match_evaluator(aggregator="all", any_of_key="choices")
     (result,) = evaluator(outputs={"a": 1}, reference_outputs={"choices": [{"a": 2}, {"a": 3}]})
     assert result["comment"] == (
-        "closest of 2 alternatives, reference_outputs.choices[0]: a: expected 2, got 1"
+        "best of 2 alternatives, reference_outputs.choices[0]: a: expected 2, got 1"
     )
     with pytest.raises(ValueError, match=r"^reference_outputs\.choices\[1\] is a list but "):
         evaluator(outputs={"a": 1}, reference_outputs={"choices": [{"a": 2}, [{"a": 3}]]})
@@ -270,7 +270,7 @@ def test_trajectory_without_a_match_explains_the_first_alternative() -> None:
     plain = evaluator(outputs=call("a"), reference_outputs=call("b"))
     assert result["score"] is False
     assert result["comment"] == (
-        f"closest of 2 alternatives, reference_outputs.alternatives[0]: {plain['comment']}"
+        f"best of 2 alternatives, reference_outputs.alternatives[0]: {plain['comment']}"
     )
     assert result["metadata"] == {**plain["metadata"], "any_of": {"chosen": 0, "scores": [False, False]}}  # fmt: skip # noqa: E501
 
@@ -316,7 +316,7 @@ def test_graph_partial_credit_picks_the_highest_score_sync_and_async() -> None:
     plain = evaluator(outputs=run("a", "b"), reference_outputs=run("a", "c", "b"))
     assert result["score"] == plain["score"] == pytest.approx(2 / 3)
     assert result["comment"] == (
-        f"closest of 3 alternatives, reference_outputs.alternatives[2]: {plain['comment']}"
+        f"best of 3 alternatives, reference_outputs.alternatives[2]: {plain['comment']}"
     )
     assert result["metadata"]["any_of"] == {"chosen": 2, "scores": [0.0, 0.5, pytest.approx(2 / 3)]}
     evaluator = create_async_graph_trajectory_match_evaluator(partial_credit=True)

@@ -185,13 +185,15 @@ def _marked(result: dict[str, Any], mark: dict[str, Any], prefix: str | None) ->
 
 def choose(results: list[Any], alternatives: Alternatives) -> Any:
     """The best alternative's result (a result, or a list of them), marked with
-    ``metadata["any_of"]``; its comments say which alternative was closest when none matched.
+    ``metadata["any_of"]``; when none matched, its comments say which alternative they explain.
 
     >>> alternatives = Alternatives(({}, {}), ("r[0]", "r[1]"))
     >>> best = choose([{"key": "k", "score": 0.5, "comment": "x", "metadata": None},
     ...                {"key": "k", "score": 0.75, "comment": "y", "metadata": None}], alternatives)
-    >>> best["score"], best["comment"], best["metadata"]
-    (0.75, 'closest of 2 alternatives, r[1]: y', {'any_of': {'chosen': 1, 'scores': [0.5, 0.75]}})
+    >>> best["score"], best["comment"]
+    (0.75, 'best of 2 alternatives, r[1]: y')
+    >>> best["metadata"]
+    {'any_of': {'chosen': 1, 'scores': [0.5, 0.75]}}
     """
     scores = [_score(result) for result in results]
     values = [_value(score) for score in scores]
@@ -199,7 +201,7 @@ def choose(results: list[Any], alternatives: Alternatives) -> Any:
     mark = {"chosen": chosen, "scores": scores}
     prefix = None
     if len(results) > 1 and values[chosen] < 1:
-        prefix = f"closest of {len(results)} alternatives, {alternatives.paths[chosen]}: "
+        prefix = f"best of {len(results)} alternatives, {alternatives.paths[chosen]}: "
     best = results[chosen]
     if isinstance(best, list):
         return [_marked(result, mark, prefix) for result in best]
