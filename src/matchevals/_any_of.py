@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from matchevals._path_text import child_path
 from matchevals._values import a_type
@@ -78,8 +78,7 @@ class AnyOf:
         object.__setattr__(self, "alternatives", items)
 
 
-@dataclass(frozen=True, slots=True)
-class Alternatives:
+class Alternatives(NamedTuple):
     """The alternatives of one reference and the path of each (in errors)."""
 
     items: tuple[Any, ...]
@@ -114,7 +113,7 @@ def alternatives_of(reference: Any, key: str | None) -> Alternatives | None:
     ...
     TypeError: reference_outputs.any_of is an object; expected a list of alternative references
     """
-    if isinstance(reference, AnyOf):
+    if type(reference) is AnyOf:
         base = f"{_REFERENCE}.alternatives"
         items = reference.alternatives
     elif _json_form(reference, key):
@@ -131,12 +130,13 @@ def alternatives_of(reference: Any, key: str | None) -> Alternatives | None:
         items = tuple(listed)
     else:
         return None
-    paths = tuple(f"{base}[{index}]" for index in range(len(items)))
-    for item, path in zip(items, paths, strict=True):
-        if isinstance(item, AnyOf) or _json_form(item, key):
-            raise TypeError(
-                f"{path} holds alternatives itself; list every alternative in {base} instead"
-            )
+    paths = tuple([f"{base}[{index}]" for index in range(len(items))])
+    if key is not None:  # AnyOf itself refuses an AnyOf among its alternatives
+        for item, path in zip(items, paths, strict=True):
+            if isinstance(item, AnyOf) or _json_form(item, key):
+                raise TypeError(
+                    f"{path} holds alternatives itself; list every alternative in {base} instead"
+                )
     return Alternatives(items, paths)
 
 
@@ -161,16 +161,14 @@ def check_kinds(kinds: list[str], paths: tuple[str, ...]) -> None:
             )
 
 
-def _value(score: Any) -> float:
-    return float(score) if isinstance(score, (bool, int, float)) else 0.0
-
-
 def _score(result: Any) -> Any:
     """One alternative's score: its result's, or the mean of its results' (one per key; an
     empty list of results, nothing compared, scores 1)."""
-    if isinstance(result, list) and len(result) != 1:
-        return sum(_value(r["score"]) for r in result) / len(result) if result else 1.0
-    return result[0]["score"] if isinstance(result, list) else result["score"]
+    if type(result) is not list:
+        return result["score"]
+    if len(result) == 1:
+        return result[0]["score"]
+    return sum(r["score"] for r in result) / len(result) if result else 1.0
 
 
 def _marked(result: dict[str, Any], mark: dict[str, Any], prefix: str | None) -> dict[str, Any]:
@@ -196,11 +194,11 @@ def choose(results: list[Any], alternatives: Alternatives) -> Any:
     {'any_of': {'chosen': 1, 'scores': [0.5, 0.75]}}
     """
     scores = [_score(result) for result in results]
-    values = [_value(score) for score in scores]
-    chosen = values.index(max(values))  # the first of the best
+    best_score = max(scores)  # True and False compare as 1 and 0
+    chosen = scores.index(best_score)  # the first of the best
     mark = {"chosen": chosen, "scores": scores}
     prefix = None
-    if len(results) > 1 and values[chosen] < 1:
+    if len(results) > 1 and best_score < 1:
         prefix = f"best of {len(results)} alternatives, {alternatives.paths[chosen]}: "
     best = results[chosen]
     if isinstance(best, list):

@@ -81,9 +81,10 @@ def evaluate(
     """The sync edge: ``edge.compute(outputs, reference_outputs)``, traced when watched."""
     if positional or outputs is MISSING or (reference_outputs is MISSING and edge.reference):
         edge.refuse(positional, outputs, reference_outputs)
-    alternatives = _alternatives(edge, reference_outputs)
-    if alternatives is not None:
-        return _any_of(edge, alternatives, _best, outputs, reference_outputs, kwargs)
+    if type(reference_outputs) is AnyOf or edge.any_of_key is not None:  # else: one reference
+        alternatives = _alternatives(edge, reference_outputs)
+        if alternatives is not None:
+            return _any_of(edge, alternatives, _best, outputs, reference_outputs, kwargs)
     if edge.read is not None:
         outputs = edge.read(outputs, "outputs")
         reference_outputs = edge.read(reference_outputs, "reference_outputs")
@@ -106,9 +107,10 @@ async def aevaluate(
     """The async edge: the same, awaiting ``edge.compute(outputs, reference_outputs)``."""
     if positional or outputs is MISSING or (reference_outputs is MISSING and edge.reference):
         edge.refuse(positional, outputs, reference_outputs)
-    alternatives = _alternatives(edge, reference_outputs)
-    if alternatives is not None:
-        return await _any_of(edge, alternatives, _abest, outputs, reference_outputs, kwargs)
+    if type(reference_outputs) is AnyOf or edge.any_of_key is not None:
+        alternatives = _alternatives(edge, reference_outputs)
+        if alternatives is not None:
+            return await _any_of(edge, alternatives, _abest, outputs, reference_outputs, kwargs)
     if edge.read is not None:
         outputs = edge.read(outputs, "outputs")
         reference_outputs = edge.read(reference_outputs, "reference_outputs")
@@ -123,7 +125,7 @@ async def aevaluate(
 def _alternatives(edge: Edge, reference_outputs: Any) -> Alternatives | None:
     """The alternatives of an AnyOf reference (or its JSON form), None for a plain one."""
     if edge.kind is None:
-        if isinstance(reference_outputs, AnyOf):
+        if type(reference_outputs) is AnyOf:
             raise TypeError(f"{edge.name} takes one reference; AnyOf is not supported here")
         return None
     return alternatives_of(reference_outputs, edge.any_of_key)
