@@ -111,7 +111,7 @@ def test_json_match_scores_the_best_alternative_and_names_it() -> None:
     }
 
 
-def test_json_match_without_a_match_explains_the_closest_alternative() -> None:
+def test_json_match_without_a_match_explains_the_best_alternative() -> None:
     evaluator = create_json_match_evaluator(aggregator="average")
     references = AnyOf([{"a": 2, "b": 3}, {"a": 1, "b": 3}, {"a": 1, "b": 4}])
     (result,) = evaluator(outputs={"a": 1, "b": 2}, reference_outputs=references)

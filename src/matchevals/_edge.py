@@ -9,6 +9,11 @@ their computation does, with the keyword signature LangSmith reads
 :func:`~matchevals._langsmith.watching` once; the traced run records ``outputs``,
 ``reference_outputs`` (when the evaluator takes one) and ``inputs`` when the caller gave them.
 
+A reference holding alternatives (:class:`~matchevals._any_of.AnyOf`, or its JSON form under
+the factory's ``any_of_key``) is read alternative by alternative, each checked by the
+evaluator's ``kind`` (errors name ``reference_outputs.alternatives[i]``), computed by the same
+``compute``, and the best result chosen (:func:`~matchevals._any_of.choose`), in one traced run.
+
 >>> double = evaluator("double", lambda outputs, reference_outputs: 2 * outputs, reference=False)
 >>> double(outputs=21)
 42
@@ -148,15 +153,13 @@ def _read(edge: Edge, outputs: Any, alternatives: Alternatives) -> tuple[Any, li
     return (outputs if read is None else read(outputs, "outputs")), references
 
 
-def _best(
-    compute: Compute, alternatives: Alternatives, references: list[Any], outputs: Any, _: Any
-) -> Any:
+def _best(compute: Compute, alternatives: Alternatives, references: list[Any], outputs: Any) -> Any:
     results = [compute(outputs, reference) for reference in references]
     return choose(results, alternatives)
 
 
 async def _abest(
-    compute: Compute, alternatives: Alternatives, references: list[Any], outputs: Any, _: Any
+    compute: Compute, alternatives: Alternatives, references: list[Any], outputs: Any
 ) -> Any:
     results = [await compute(outputs, reference) for reference in references]
     return choose(results, alternatives)
@@ -174,8 +177,8 @@ def _any_of(
     same computation as a plain reference's, once per alternative, in one traced run."""
     read_outputs, references = _read(edge, outputs, alternatives)
     if not watching():
-        return best(edge.compute, alternatives, references, read_outputs, None)
-    run = partial(best, edge.traced or edge.compute, alternatives, references, read_outputs, None)
+        return best(edge.compute, alternatives, references, read_outputs)
+    run = partial(best, edge.traced or edge.compute, alternatives, references, read_outputs)
     found = edge.traced_inputs(outputs, reference_outputs, kwargs)
     return edge.run.atraced(run, **found) if best is _abest else edge.run.traced(run, **found)
 
