@@ -29,6 +29,7 @@ os.environ.pop("LANGCHAIN_TRACING_V2", None)
 from openevals.json import create_async_json_match_evaluator as openevals_async
 from openevals.json import create_json_match_evaluator as openevals_sync
 
+from matchevals import AnyOf
 from matchevals.json_match import (
     comparators,
     create_async_json_match_evaluator,
@@ -432,7 +433,42 @@ def main() -> None:
     for note in NOTES:
         print(note)
     print_lower_bound()
+    print_any_of(args.quick, budget)
     print_compat(args.quick, budget)
+
+
+def print_any_of(quick: bool, budget: float) -> None:
+    """``AnyOf`` of k alternatives against k plain evaluations of the same references (target:
+    no more than those k evaluations, give or take the noise, here 10%)."""
+    print()
+    header = (
+        f"{'AnyOf, k alternatives':44} {'k plain':>10} {'AnyOf':>11} {'ratio':>8}"
+        f" {'target':>8} {'met':>4}"
+    )
+    print(header)
+    print("-" * len(header))
+    rng = random.Random(13)
+    out10, ref10 = flat(10, 2)
+    list_out, list_ref = records(rng, 100 if quick else 300)
+    inputs = {
+        "dict 10 keys, average": (out10, ref10),
+        f"{len(list_out)} records, average": (list_out, list_ref),
+    }
+    evaluator = create_json_match_evaluator(aggregator="average", list_aggregator="average")
+    for name, (outputs, reference) in inputs.items():
+        for k in (2, 4):
+            alternatives = [reference] * k  # the same work per alternative on both sides
+
+            def plain(alternatives: list[Any] = alternatives, outputs: Any = outputs) -> None:
+                for alternative in alternatives:
+                    evaluator(outputs=outputs, reference_outputs=alternative)
+
+            any_of = partial(evaluator, outputs=outputs, reference_outputs=AnyOf(alternatives))
+            base_time, any_of_time, ratio = paired_medians(plain, any_of, budget)
+            print(
+                f"{f'{name}, k={k}':44} {human(base_time):>10} {human(any_of_time):>11}"
+                f" {ratio:>7.2f}× {'≤1×':>8} {'yes' if ratio <= 1.1 else 'NO':>4}"
+            )
 
 
 def print_compat(quick: bool, budget: float) -> None:

@@ -8,7 +8,11 @@
 
 from __future__ import annotations
 
-__all__ = ["__version__"]
+from matchevals._any_of import AnyOf
+
+__all__ = ["AnyOf", "__version__"]
+
+AnyOf.__module__ = __name__  # it reports where users import it from
 
 
 def __getattr__(name: str) -> str:

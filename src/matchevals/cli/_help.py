@@ -50,6 +50,12 @@ class OptionHelp:
 
 _RESULT_KEY = OptionHelp("the result key (graded ones have their own)", "--feedback-key k")
 _COMPAT = OptionHelp("openevals: openevals 0.2.2's exact results", "--compat openevals")
+_ANY_OF_KEY = OptionHelp(
+    "a reference line that is an object with only this key holds a list of acceptable "
+    "references; the example scores as the best of them",
+    "--any-of-key any_of",
+    "KEY",
+)
 
 JSON_OPTION_HELP: dict[str, OptionHelp] = {
     "aggregator": OptionHelp(
@@ -131,6 +137,7 @@ JSON_OPTION_HELP: dict[str, OptionHelp] = {
     ),
     "feedback_key": OptionHelp("the prefix of the result keys", "--feedback-key invoice"),
     "compat": _COMPAT,
+    "any_of_key": _ANY_OF_KEY,
 }
 
 GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
@@ -149,6 +156,7 @@ GRAPH_OPTION_HELP: dict[str, OptionHelp] = {
         "SCORE",
     ),
     "feedback_key": _RESULT_KEY,
+    "any_of_key": _ANY_OF_KEY,
 }
 
 TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
@@ -175,6 +183,7 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "match (True/False), or partial credit over the tool calls: precision, recall or f1",
         "--score f1",
     ),
+    "any_of_key": _ANY_OF_KEY,
 }
 
 COMMON_HELP: dict[str, OptionHelp] = {

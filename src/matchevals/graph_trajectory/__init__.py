@@ -8,6 +8,7 @@
 True
 """
 
+from matchevals._any_of import AnyOf
 from matchevals.graph_trajectory._agentevals import (
     AgentevalsConversion,
     from_agentevals_trajectory,
@@ -31,6 +32,7 @@ from matchevals.graph_trajectory._types import (
 
 __all__ = [
     "AgentevalsConversion",
+    "AnyOf",
     "GraphRunReferenceTrajectory",
     "GraphRunTrajectory",
     "GraphTrajectoryMatchMode",

@@ -14,11 +14,18 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from matchevals._any_of import check_any_of_key
 from matchevals._edge import Edge, aevaluate, evaluate, evaluator
 from matchevals._feedback_keys import check_feedback_key, renaming
 from matchevals._langsmith import EvaluatorRun
 from matchevals._types import EvaluatorResult
-from matchevals.graph_trajectory._reference import Pair, describe, pair_runs
+from matchevals.graph_trajectory._reference import (
+    Pair,
+    describe,
+    pair_runs,
+    read_reference,
+    runs_of,
+)
 from matchevals.graph_trajectory._results_check import equal_results, evaluator_results
 from matchevals.graph_trajectory._rules import Rules, check_rules, make_rules
 from matchevals.graph_trajectory._verdict import KEY, ResultsCheck, score_runs
@@ -155,9 +162,22 @@ async def _acompute(
     return _finish(options, pairs, answers)
 
 
+def _kind(reference: Any, path: str) -> str:
+    """One alternative reference checked; its kind: one reference for every run, or a list
+    of references paired with the runs one to one."""
+    if isinstance(reference, Mapping):
+        read_reference(reference, path)
+        return "one reference"
+    for at, value in runs_of(reference, path):
+        read_reference(value, at)
+    return "a list of references"
+
+
 _STRICT_RUN = EvaluatorRun(KEY)
 _STRICT = {  # graph_trajectory_match's edges, by eval_results
-    (sync, eval_results): Edge(KEY, partial(compute, _Options(eval_results)), _STRICT_RUN)
+    (sync, eval_results): Edge(
+        KEY, partial(compute, _Options(eval_results)), _STRICT_RUN, kind=_kind
+    )
     for sync, compute in ((True, _compute), (False, _acompute))
     for eval_results in (False, True)
 }
@@ -210,12 +230,16 @@ def create_graph_trajectory_match_evaluator(
     partial_credit: bool = False,
     threshold: float | None = None,
     feedback_key: str | None = None,
+    any_of_key: str | None = None,
 ) -> Callable[..., EvaluatorResult]:
     """A ``graph_trajectory_match`` evaluator with options, validated once.
 
     ``results_evaluator`` (needs ``eval_results=True``) compares ``results`` instead of equality;
     its score, averaged over several results, must reach ``threshold`` (default 1).
     ``partial_credit=True`` scores in [0, 1]; with ``threshold`` the metadata says ``pass``.
+    ``reference_outputs`` may be :class:`~matchevals.AnyOf` (several acceptable references:
+    the best one's result, ``metadata["any_of"]``); ``any_of_key="any_of"`` also reads a
+    reference ``{"any_of": [...]}`` as its alternatives.
 
     >>> evaluator = create_graph_trajectory_match_evaluator(partial_credit=True)
     >>> evaluator(outputs={"steps": [["a"], ["b"]]}, reference_outputs={"steps": [["a"], ["c"]]})[
@@ -231,7 +255,9 @@ def create_graph_trajectory_match_evaluator(
         allow_async=False,
         feedback_key=feedback_key,
     )
-    return evaluator(KEY, partial(_compute, options))
+    return evaluator(
+        KEY, partial(_compute, options), kind=_kind, any_of_key=check_any_of_key(any_of_key)
+    )
 
 
 def create_async_graph_trajectory_match_evaluator(
@@ -241,6 +267,7 @@ def create_async_graph_trajectory_match_evaluator(
     partial_credit: bool = False,
     threshold: float | None = None,
     feedback_key: str | None = None,
+    any_of_key: str | None = None,
 ) -> Callable[..., Awaitable[EvaluatorResult]]:
     """The async twin of :func:`create_graph_trajectory_match_evaluator`; an async
     ``results_evaluator`` is awaited, a sync one called directly.
@@ -260,7 +287,13 @@ def create_async_graph_trajectory_match_evaluator(
         allow_async=True,
         feedback_key=feedback_key,
     )
-    return evaluator(KEY, partial(_acompute, options), asynchronous=True)
+    return evaluator(
+        KEY,
+        partial(_acompute, options),
+        asynchronous=True,
+        kind=_kind,
+        any_of_key=check_any_of_key(any_of_key),
+    )
 
 
 def _checked_rules(rules: Rules, outputs: Any, reference_outputs: Any) -> list[EvaluatorResult]:

@@ -8,6 +8,7 @@
 
 from typing import Any
 
+from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
 from matchevals.json_match import comparators
 from matchevals.json_match._evaluators import (
@@ -19,6 +20,7 @@ from matchevals.json_match._judge import JudgeError
 __all__ = [
     "SYSTEM_PROMPT",
     "USER_PROMPT",
+    "AnyOf",
     "JudgeError",
     "comparators",
     "create_async_json_match_evaluator",

@@ -13,9 +13,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any, Literal
 
+from matchevals._any_of import check_any_of_key
 from matchevals._edge import evaluator
 from matchevals._feedback_keys import check_feedback_key, renaming
 from matchevals._types import AsyncEvaluator, Evaluator, EvaluatorResult
+from matchevals._values import a_type
 from matchevals.json_match._compat_evaluators import compat_evaluator
 from matchevals.json_match._core import finish, prepare
 from matchevals.json_match._fast import scorer
@@ -46,6 +48,7 @@ _EXTENSION_DEFAULTS = {
     "none_is_missing": False,
     "judge_identical": False,
     "on_judge_error": "raise",
+    "any_of_key": None,
 }
 Compute = Callable[[Any, Any], list[EvaluatorResult]]
 AsyncCompute = Callable[[Any, Any], Awaitable[list[EvaluatorResult]]]
@@ -69,9 +72,14 @@ async def _ascore(score: Compute, outputs: Any, reference_outputs: Any) -> list[
     return score(outputs, reference_outputs)
 
 
-def _json_inputs(outputs: Any, reference_outputs: Any) -> tuple[Any, Any]:
-    """Both arguments as JSON data (strings and messages parsed, other values converted)."""
-    return to_json_value(outputs, "outputs"), to_json_value(reference_outputs, "reference_outputs")
+def _json_kind(reference: Any, path: str) -> str:
+    """The kind of one alternative reference (read as JSON): an object or a list; a list of
+    objects and a list of plain values are both lists (scored against the output's kind)."""
+    if isinstance(reference, dict):
+        return "an object"
+    if isinstance(reference, list):
+        return "a list"
+    raise TypeError(f"{path} is {a_type(reference)}, expected an object or a list of objects")
 
 
 def _build(
@@ -87,11 +95,13 @@ def _build(
     alignment: Any,
     feedback_key: Any = DEFAULT_PREFIX,
     compat: Any = None,
+    any_of_key: Any = None,
     **extensions: Any,
 ) -> tuple[JsonMatchOptions, Judge]:
     check_feedback_key(feedback_key)
+    check_any_of_key(any_of_key)
     if compat is not None:
-        _check_compat(compat, alignment=alignment, **extensions)
+        _check_compat(compat, alignment=alignment, any_of_key=any_of_key, **extensions)
     options = JsonMatchOptions.build(
         aggregator=aggregator,
         list_aggregator=list_aggregator,
@@ -161,6 +171,7 @@ def create_json_match_evaluator(
     on_judge_error: OnJudgeError = "raise",
     feedback_key: str = DEFAULT_PREFIX,
     compat: Compat | None = None,
+    any_of_key: str | None = None,
 ) -> Evaluator:
     """Create an evaluator scoring JSON outputs against references, key by key.
 
@@ -179,6 +190,9 @@ def create_json_match_evaluator(
     - ``judge_identical=False`` (default) scores rubric values equal as JSON 1 without asking
       the judge; ``on_judge_error="zero"`` turns a judge failure into 0 with the error in
       ``comment`` instead of raising :class:`~matchevals.json_match.JudgeError`.
+    - ``reference_outputs`` may be :class:`~matchevals.AnyOf` (several acceptable references:
+      the best one's results, ``metadata["any_of"]``); ``any_of_key="any_of"`` also reads a
+      reference ``{"any_of": [...]}`` (a dict with only that key) as its alternatives.
 
     Inputs may be JSON strings, pydantic models, dataclasses or LangChain messages with JSON
     content; lists of plain values are compared as multisets (key ``json_match:[]``).
@@ -193,7 +207,7 @@ def create_json_match_evaluator(
         return _compat(options, judge_client, feedback_key, sync=True)  # type: ignore[no-any-return]
     compute = partial(_judged, options, judge_client) if options.rubric else scorer(options)
     compute = renaming(compute, DEFAULT_PREFIX, feedback_key)
-    return evaluator(RUN_NAME, compute, read=_json_inputs)
+    return evaluator(RUN_NAME, compute, read=to_json_value, kind=_json_kind, any_of_key=any_of_key)
 
 
 def create_async_json_match_evaluator(
@@ -216,6 +230,7 @@ def create_async_json_match_evaluator(
     on_judge_error: OnJudgeError = "raise",
     feedback_key: str = DEFAULT_PREFIX,
     compat: Compat | None = None,
+    any_of_key: str | None = None,
 ) -> AsyncEvaluator:
     """The async twin of :func:`create_json_match_evaluator`; same results for every input.
 
@@ -235,4 +250,11 @@ def create_async_json_match_evaluator(
         else partial(_ascore, scorer(options))
     )
     compute = renaming(compute, DEFAULT_PREFIX, feedback_key, asynchronous=True)
-    return evaluator(RUN_NAME, compute, asynchronous=True, read=_json_inputs)
+    return evaluator(
+        RUN_NAME,
+        compute,
+        asynchronous=True,
+        read=to_json_value,
+        kind=_json_kind,
+        any_of_key=any_of_key,
+    )

@@ -15,6 +15,7 @@ True
 
 from typing import Any
 
+from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
@@ -31,6 +32,7 @@ from matchevals.trajectory._types import (
 
 __all__ = [
     "Alignment",
+    "AnyOf",
     "ArgsMatcher",
     "ToolArgsMatchMode",
     "ToolArgsOverride",

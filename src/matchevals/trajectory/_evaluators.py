@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from matchevals._any_of import check_any_of_key
 from matchevals._edge import evaluator
 from matchevals._feedback_keys import check_feedback_key, graded_key
 from matchevals._types import EvaluatorResult
@@ -152,6 +153,12 @@ def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> E
         return _compute(options, outputs, reference_outputs)
 
 
+def _kind(reference: Any, path: str) -> str:
+    """One alternative reference checked as a trajectory; every trajectory is of one kind."""
+    read_trajectory(reference, path)
+    return "a trajectory"
+
+
 async def _acompute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
     return _compute(options, outputs, reference_outputs)
 
@@ -171,6 +178,7 @@ def create_trajectory_match_evaluator(
     score: TrajectoryScore = "match",
     feedback_key: str | None = None,
     compat: Literal["openevals"] | None = None,
+    any_of_key: str | None = None,
 ) -> Callable[..., EvaluatorResult]:
     """Create an evaluator matching an agent's messages and tool calls against a reference.
 
@@ -186,6 +194,9 @@ def create_trajectory_match_evaluator(
       boolean (``metadata["match"]`` keeps the mode's verdict).
     - every failure has a ``comment`` and ``metadata`` (``pairing``, ``calls``,
       ``mismatches``); a passing boolean result is exactly openevals' (``metadata`` None).
+    - ``reference_outputs`` may be :class:`~matchevals.AnyOf` (several acceptable
+      trajectories: the best one's result, ``metadata["any_of"]``); ``any_of_key="any_of"``
+      also reads a reference ``{"any_of": [...]}`` as its alternatives.
 
     >>> evaluator = create_trajectory_match_evaluator(
     ...     trajectory_match_mode="unordered", tool_args_match_mode="subset")
@@ -205,7 +216,11 @@ def create_trajectory_match_evaluator(
         compat,
     )
     return evaluator(
-        options.key, partial(_compute, options), traced=partial(_quiet_compute, options)
+        options.key,
+        partial(_compute, options),
+        traced=partial(_quiet_compute, options),
+        kind=_kind,
+        any_of_key=check_any_of_key(any_of_key),
     )
 
 
@@ -218,6 +233,7 @@ def create_async_trajectory_match_evaluator(
     score: TrajectoryScore = "match",
     feedback_key: str | None = None,
     compat: Literal["openevals"] | None = None,
+    any_of_key: str | None = None,
 ) -> Callable[..., Awaitable[EvaluatorResult]]:
     """The async twin of :func:`create_trajectory_match_evaluator`; same result for every input.
 
@@ -243,4 +259,6 @@ def create_async_trajectory_match_evaluator(
         partial(_acompute, options),
         asynchronous=True,
         traced=partial(_quiet_acompute, options),
+        kind=_kind,
+        any_of_key=check_any_of_key(any_of_key),
     )
