@@ -184,13 +184,14 @@ def test_arguments_that_differ_are_explained_and_extras_only_count_for_precision
     references = [ai(call("weather", city="SF"))]
     result = in_order()(outputs=outputs, reference_outputs=references)
     assert result["comment"] == (
-        'weather args.city (outputs[0].tool_calls[0] vs reference_outputs[0].tool_calls[0]): '
+        "weather args.city (outputs[0].tool_calls[0] vs reference_outputs[0].tool_calls[0]): "
         'expected "SF", got "LA"'
     )
     precision = in_order(score="precision")(outputs=outputs, reference_outputs=references)
     assert precision["score"] == 0.0
-    assert "outputs[1].tool_calls[0] news({}) has no partner in reference_outputs" in (
-        precision["comment"]
+    assert (
+        "outputs[1].tool_calls[0] news({}) has no partner in reference_outputs"
+        in (precision["comment"])
     )
 
 
@@ -219,7 +220,7 @@ def test_async_twin_gives_the_same_result() -> None:
 
 
 def test_bad_options_are_refused_when_the_evaluator_is_built() -> None:
-    with pytest.raises(ValueError, match="`superset`, or `in_order`"):
+    with pytest.raises(ValueError, match="or `in_order`"):
         create_trajectory_match_evaluator(trajectory_match_mode="in-order")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="openevals does not have; drop compat='openevals'"):
         in_order(compat="openevals")
@@ -303,12 +304,12 @@ def test_verdict_and_graded_maximum_equal_the_exhaustive_search(rule_name: str, 
         )
         assert graded["score"] == pytest.approx(grades[name]), (graded, case)
         assert graded["metadata"]["match"] is verdict
-        assert in_order_kept(graded["metadata"], references, outputs), (graded, case)
+        assert in_order_kept(graded["metadata"]), (graded, case)
     greedy = in_order(**options, alignment="greedy")(
         outputs=output_messages, reference_outputs=reference_messages
     )
     if greedy["score"] is False:
         assert greedy["metadata"]["optimal_match"] is verdict
-        assert in_order_kept(greedy["metadata"], references, outputs), (greedy, case)
+        assert in_order_kept(greedy["metadata"]), (greedy, case)
     else:
         assert verdict, (greedy, case)

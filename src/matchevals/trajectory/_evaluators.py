@@ -64,7 +64,7 @@ def _options(
     if not isinstance(trajectory_match_mode, str) or trajectory_match_mode not in MODES:
         raise ValueError(
             f"Invalid trajectory match type: `{trajectory_match_mode}`. Must be one of "
-            "`strict`, `unordered`, `subset`, `superset`, or `in_order`."
+            "`strict`, `unordered`, `subset`, or `superset`, or matchevals' `in_order`."
         )
     if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
         raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")

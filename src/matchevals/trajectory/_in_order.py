@@ -32,11 +32,17 @@ pairing relies on, once per evaluation) or :func:`._pairing.maximum_pairing` on 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from matchevals.trajectory._args import ArgsRules
-from matchevals.trajectory._pairing import Pair, compatible, greedy_pairing, maximum_pairing
+from matchevals.trajectory._pairing import (
+    Pair,
+    call_signature,
+    compatible,
+    greedy_pairing,
+    maximum_pairing,
+)
 from matchevals.trajectory._types import ToolCall, Trajectory
 
 __all__ = ["Turns", "best_pairing", "covering_pairing", "first_fit_pairing"]
@@ -212,29 +218,49 @@ class _Growing:
             positions.append(0)
 
 
-def _fitting(
-    outputs: Turns, calls: Sequence[ToolCall], rules: ArgsRules
-) -> dict[int, list[int]]:
-    """For every output call compatible with some of ``calls``: those it fits (each pair of the
-    same tool asked once)."""
-    fits: dict[int, list[int]] = {}
-    for name in {call.name for call in calls}:
-        rule = rules.rule_for(name)
-        mine = [(j, call) for j, call in enumerate(calls) if call.name == name]
-        for right in outputs.by_name.get(name, ()):
-            output = outputs.calls[right]
-            found = [j for j, call in mine if compatible(rule, output, call)]
-            if found:
-                fits[right] = found
-    return fits
+class _Fits:
+    """Which output calls fit a reference call: looked up by signature for ``signature`` rules
+    (each tool's output calls indexed once), else the rule asked about each output call of the
+    tool (a user's matcher remembers its answers within the evaluation)."""
+
+    __slots__ = ("indexed", "outputs", "rules")
+
+    def __init__(self, outputs: Turns, rules: ArgsRules) -> None:
+        self.outputs, self.rules = outputs, rules
+        self.indexed: dict[str, dict[Hashable, list[int]]] = {}
+
+    def of(self, reference: ToolCall) -> Sequence[int]:
+        """The indices of the output calls ``reference`` fits, in order."""
+        name, rule = reference.name, self.rules.rule_for(reference.name)
+        calls = self.outputs.calls
+        if rule.kind != "signature":
+            return [i for i in self.outputs.by_name.get(name, ()) if compatible(rule, calls[i], reference)]  # fmt: skip # noqa: E501
+        index = self.indexed.get(name)
+        if index is None:
+            index = self.indexed[name] = {}
+            for i in self.outputs.by_name.get(name, ()):
+                signature = call_signature(rule, calls[i])
+                if signature is not None:
+                    index.setdefault(signature, []).append(i)
+        signature = call_signature(rule, reference)
+        return () if signature is None else index.get(signature, ())
+
+
+def _fitting(calls: Sequence[ToolCall], fits: _Fits) -> dict[int, list[int]]:
+    """For every output call compatible with some of ``calls``: those it fits."""
+    found: dict[int, list[int]] = {}
+    for j, call in enumerate(calls):
+        for right in fits.of(call):
+            found.setdefault(right, []).append(j)
+    return found
 
 
 def _turn_gains(
-    outputs: Turns, calls: Sequence[ToolCall], rules: ArgsRules, starts: list[int]
+    outputs: Turns, calls: Sequence[ToolCall], fitting: _Fits, starts: list[int]
 ) -> list[tuple[int, int, int]]:
     """``(start, end, size)`` each time the maximum pairing of ``calls`` within output turns
     ``start..end`` grows, for every start given (turns without a compatible call skipped)."""
-    fits = _fitting(outputs, calls, rules)
+    fits = _fitting(calls, fitting)
     rights_of_turn: dict[int, list[int]] = {}
     for right in sorted(fits):
         rights_of_turn.setdefault(outputs.turn_of[right], []).append(right)
@@ -269,12 +295,13 @@ def best_pairing(outputs: Turns, references: Turns, rules: ArgsRules) -> list[Pa
     # how each reference turn's row was reached: -1 skip the turn, -2 carry from x - 1,
     # else the start of the interval ending at x - 1
     choices: list[list[int]] = []
+    fitting = _Fits(outputs, rules)
     for turn in range(len(references)):
         span = references.span(turn, turn)
         calls = references.calls[span.start : span.stop]
         starts = [x for x in range(count) if x == 0 or best[x] > best[x - 1]]
         row, choice = list(best), [-1] * (count + 1)
-        for start, end, size in _turn_gains(outputs, calls, rules, starts):
+        for start, end, size in _turn_gains(outputs, calls, fitting, starts):
             if best[start] + size > row[end + 1]:
                 row[end + 1], choice[end + 1] = best[start] + size, start
         for x in range(1, count + 1):
