@@ -25,6 +25,7 @@ from tests.trajectory.test_pairing_oracle import (
     _grades,
     _jiggled,
     _rendered,
+    _trajectory,
     in_order_best,
     in_order_kept,
     per_tool,
@@ -220,7 +221,7 @@ def test_async_twin_gives_the_same_result() -> None:
 
 
 def test_bad_options_are_refused_when_the_evaluator_is_built() -> None:
-    with pytest.raises(ValueError, match="or `superset`, or matchevals. `in_order`"):
+    with pytest.raises(ValueError, match=r"or `superset`, or matchevals' `in_order`\."):
         create_trajectory_match_evaluator(trajectory_match_mode="in-order")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="openevals does not have; drop compat='openevals'"):
         in_order(compat="openevals")
@@ -261,16 +262,7 @@ def _reordered(rng: random.Random, outputs: list[Message]) -> list[Message]:
 
 
 def _outputs(rng: random.Random) -> list[Message]:
-    messages: list[Message] = [("user", [])]
-    pool: list[tuple[str, dict[str, Any]]] = []
-    budget = rng.randint(0, 6)
-    while budget and len(messages) < 7:
-        calls = _calls(rng, rng.randint(1, min(budget, 3)), pool)
-        budget -= len(calls)
-        messages.append(("assistant", calls))
-        if rng.random() < 0.4:
-            messages.append(("tool", []))
-    return messages
+    return _trajectory(rng, most_calls=6, most_messages=7)
 
 
 @pytest.mark.parametrize("rule_name", ["exact", "ignore", "subset", "superset", "keys n",

@@ -263,11 +263,11 @@ def _calls(rng: random.Random, count: int, pool: list[Call] | None = None) -> li
     return made
 
 
-def _trajectory(rng: random.Random) -> list[Message]:
+def _trajectory(rng: random.Random, most_calls: int = 4, most_messages: int = 5) -> list[Message]:
     messages: list[Message] = [("user", [])]
     pool: list[Call] = []
-    budget = rng.randint(0, 4)
-    while budget and len(messages) < 5:
+    budget = rng.randint(0, most_calls)
+    while budget and len(messages) < most_messages:
         calls = _calls(rng, rng.randint(1, min(budget, 3)), pool)
         budget -= len(calls)
         messages.append(("assistant", calls))
