@@ -305,3 +305,20 @@ def test_verdict_and_graded_maximum_equal_the_exhaustive_search(rule_name: str, 
         assert in_order_kept(greedy["metadata"]), (greedy, case)
     else:
         assert verdict, (greedy, case)
+
+
+def test_a_failed_assertion_shows_the_call_out_of_order_beside_its_fit() -> None:
+    from matchevals.testing import assert_trajectory_match
+
+    with pytest.raises(AssertionError) as failed:
+        assert_trajectory_match(
+            [ai(call("b")), ai(call("x")), ai(call("a"))],
+            [ai(call("a")), ai(call("b"))],
+            trajectory_match_mode="in_order",
+        )
+    lines = [line.rstrip() for line in str(failed.value).splitlines()]
+    assert lines[2:5] == [
+        "    [0] a({})                     [2] a({})         ok",
+        "  > [1] b({})                     [0] b({})         out of order",
+        "    —                             [1] x({})         extra, allowed",
+    ]
