@@ -13,6 +13,11 @@ Workloads (every result True, so both sides do the whole comparison):
 - 200 tool calls in unordered mode, the reference's calls shuffled across its messages.
 
 A second table times ``compat="openevals"`` (openevals' exact answers) beside openevals.
+
+A third times ``in_order`` (no peer has it) on an agent run of 1,000 tool calls against the same
+turns with their calls permuted, and against every other turn of it (both True; target: under
+50 ms), with ``superset`` on the same pair beside it for scale; then, as information, the
+second reference with two turns swapped (False, explained) and its graded recall.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ os.environ["LANGCHAIN_TRACING_V2"] = "false"
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from openevals.trajectory.match import create_trajectory_match_evaluator as openevals_match
 
-from matchevals.trajectory import create_trajectory_match_evaluator
+from matchevals.trajectory import TrajectoryScore, create_trajectory_match_evaluator
 
 TOOLS = ("search", "get_weather", "fetch_page", "calculator", "lookup_user")
 
@@ -209,6 +214,7 @@ def main() -> int:
             f"{shown_target:>7}  {met}"
         )
     print_compat(workloads)
+    missed += print_in_order(rng)
     return 1 if missed and "--check" in sys.argv else 0
 
 
@@ -228,6 +234,55 @@ def print_compat(workloads: list[tuple[str, dict[str, Any], Any, Any, float | No
         )
         ratio = openevals_time / compat_time
         print(f"{name:<44} {fmt(openevals_time)} {fmt(compat_time)} {ratio:7.1f}×")
+
+
+def print_in_order(rng: random.Random) -> int:
+    """in_order on 1,000 calls beside superset on the same trajectories; 1 if a boolean that
+    has a target missed it."""
+    sizes: list[int] = []
+    while sum(sizes) < 1000:
+        sizes.append(min(rng.randint(1, 5), 1000 - sum(sizes)))
+    run = agent_run(sizes, rng)
+    whole = permuted_within_messages(run, rng)  # the same turns, calls permuted within each
+    every_other: list[Any] = json.loads(json.dumps(whole))
+    for message in [m for m in every_other if m.get("tool_calls")][1::2]:
+        message["tool_calls"] = []  # left out: extra output calls between the reference's turns
+    swapped: list[Any] = json.loads(json.dumps(every_other))
+    kept = [message for message in swapped if message.get("tool_calls")]
+    middle = len(kept) // 2
+    kept[middle]["tool_calls"], kept[middle + 1]["tool_calls"] = (
+        kept[middle + 1]["tool_calls"],
+        kept[middle]["tool_calls"],
+    )
+    half = sum(len(m.get("tool_calls") or ()) for m in every_other)
+    print()
+    print(f"{'in_order on 1000 output calls (no peer)':<44} {'superset':>11} {'in_order':>11} {'target':>8}  met")  # fmt: skip # noqa: E501
+    print("-" * 82)
+    cases: list[tuple[str, Any, TrajectoryScore, float | None]] = [
+        ("1000 reference calls, match (True)", whole, "match", 0.05),
+        (f"{half} reference calls, match (True)", every_other, "match", 0.05),
+        (f"{half}, two turns swapped, match (False)", swapped, "match", None),
+        (f"{half}, two turns swapped, recall", swapped, "recall", None),
+    ]
+    missed = 0
+    for name, references, score, target in cases:
+        superset = create_trajectory_match_evaluator(trajectory_match_mode="superset", score=score)
+        in_order = create_trajectory_match_evaluator(trajectory_match_mode="in_order", score=score)
+        pair = {"outputs": run, "reference_outputs": references}
+        assert superset(**pair)["score"] == 1, name
+        got = in_order(**pair)["score"]
+        assert (got is True) if target is not None else (got is False or got < 1), name
+        superset_time, in_order_time = medians(
+            lambda: superset(**pair),  # noqa: B023
+            lambda: in_order(**pair),  # noqa: B023
+            repeats=5,
+            budget=0.2,
+        )
+        met = "" if target is None else ("yes" if in_order_time < target else "NO")
+        missed += met == "NO"
+        shown = "info" if target is None else f"<{target * 1e3:.0f} ms"
+        print(f"{name:<44} {fmt(superset_time)} {fmt(in_order_time)} {shown:>8}  {met}")
+    return missed
 
 
 if __name__ == "__main__":

@@ -124,6 +124,23 @@ def test_modes_and_graded_scores_are_flags(
     assert summary["worst"][0]["results"][0]["metadata"]["recall"] == 0.0
 
 
+def test_in_order_is_a_mode_of_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_order, swapped = [ai(call("a")), ai(call("b"))], [ai(call("b")), ai(call("a"))]
+    outputs = write_jsonl(tmp_path / "out.jsonl", [in_order, swapped])
+    references = write_jsonl(tmp_path / "ref.jsonl", [in_order, in_order])
+    status, summary = summary_of(
+        capsys, outputs, references, "--trajectory-match-mode", "in_order", "--fail-under", "1"
+    )
+    assert status == 1
+    assert summary["per_key"] == {"trajectory_in_order_match": {"mean": 0.5, "count": 2}}
+    completed = run("trajectory", "--help")
+    assert "in_order (every call of the reference, its turns in order" in " ".join(
+        completed.stdout.split()
+    )
+
+
 def test_jsonl_format_streams_each_result_in_input_order(files: tuple[Path, Path]) -> None:
     completed = run("trajectory", *files, *SUBSET, "--format", "jsonl")
     lines = [json.loads(line) for line in completed.stdout.splitlines()]

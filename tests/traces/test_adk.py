@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,4 +57,26 @@ def test_eval_sets_give_references_and_refuse_what_is_not_a_trajectory() -> None
             {"user_content": {"parts": []}, "intermediate_data": {"tool_uses": [{"args": {}}]}}]}]})  # fmt: skip # noqa: E501
     with pytest.raises(ValueError, match="expected an ADK eval set"):
         read_adk_eval({"something": 1})
-    assert ADK_MATCH_TYPES["IN_ORDER"] is None
+    assert ADK_MATCH_TYPES["IN_ORDER"] == "in_order"
+
+
+def test_in_order_scores_as_adk_on_flat_tool_uses() -> None:
+    """Each call of a flat ``tool_uses`` is its own turn: the expected calls must come in
+    their order, other calls allowed between them."""
+
+    def invocation(*cities: str) -> dict[str, Any]:
+        uses = [{"name": "get_weather", "args": {"city": city}} for city in cities]
+        return {"invocation_id": "i", "user_content": {"parts": [{"text": "?"}]},
+                "intermediate_data": {"tool_uses": uses}}  # fmt: skip
+
+    def score(actual: dict[str, Any], expected: dict[str, Any]) -> Any:
+        result = {"eval_set_result_id": "r", "eval_case_results": [{"eval_id": "e",
+                  "eval_metric_result_per_invocation": [{"actual_invocation": actual,
+                                                         "expected_invocation": expected}]}]}  # fmt: skip # noqa: E501
+        (case,) = read_adk_eval(result)
+        evaluator = create_trajectory_match_evaluator(trajectory_match_mode=ADK_MATCH_TYPES["IN_ORDER"])  # fmt: skip # noqa: E501
+        return evaluator(outputs=case["outputs"], reference_outputs=case["reference_outputs"])["score"]  # fmt: skip # noqa: E501
+
+    assert score(invocation("SF", "NY", "LA"), invocation("SF", "LA")) is True
+    assert score(invocation("LA", "SF"), invocation("SF", "LA")) is False
+    assert score(invocation("SF"), invocation("SF", "LA")) is False

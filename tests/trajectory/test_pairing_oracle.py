@@ -32,7 +32,7 @@ Call = tuple[str, Args]
 Message = tuple[str, list[Call]]  # (role, calls); only assistant messages have calls
 Fits = Callable[[Args, Args], bool]
 
-MODES = ("strict", "unordered", "subset", "superset")
+MODES = ("strict", "unordered", "subset", "superset", "in_order")
 SCORES = ("precision", "recall", "f1")
 
 VALUES: tuple[Any, ...] = (
@@ -263,11 +263,11 @@ def _calls(rng: random.Random, count: int, pool: list[Call] | None = None) -> li
     return made
 
 
-def _trajectory(rng: random.Random) -> list[Message]:
+def _trajectory(rng: random.Random, most_calls: int = 4, most_messages: int = 5) -> list[Message]:
     messages: list[Message] = [("user", [])]
     pool: list[Call] = []
-    budget = rng.randint(0, 4)
-    while budget and len(messages) < 5:
+    budget = rng.randint(0, most_calls)
+    while budget and len(messages) < most_messages:
         calls = _calls(rng, rng.randint(1, min(budget, 3)), pool)
         budget -= len(calls)
         messages.append(("assistant", calls))
@@ -364,9 +364,51 @@ def _flat(trajectory: list[Message]) -> list[Call]:
     return [call for _, calls in trajectory for call in calls]
 
 
+def in_order_best(outputs: list[Message], references: list[Message], fits: CallFits) -> int:
+    """The most reference calls an in-order assignment pairs, by trying every assignment: each
+    reference call (in order) left out or given any free compatible output call, kept only
+    when every call of an earlier reference turn went to a strictly earlier output turn than
+    every call of a later one (calls of one message are one turn)."""
+    out = [(turn, call) for turn, (_, calls) in enumerate(outputs) for call in calls]
+    ref = [(turn, call) for turn, (_, calls) in enumerate(references) for call in calls]
+    table = [[fits(o, r) for o in (call for _, call in out)] for _, r in ref]
+    best = 0
+
+    def search(j: int, taken: list[tuple[int, int]], used: set[int]) -> None:
+        nonlocal best
+        if j == len(ref):
+            best = max(best, len(taken))
+            return
+        search(j + 1, taken, used)
+        for i, (turn, _) in enumerate(out):
+            if i in used or not table[j][i]:
+                continue
+            if all(
+                (other_ref == ref[j][0]) or (other_ref < ref[j][0] and other_out < turn)
+                for other_ref, other_out in taken
+            ):
+                search(j + 1, [*taken, (ref[j][0], turn)], used | {i})
+
+    search(0, [], set())
+    return best
+
+
+def in_order_kept(metadata: dict[str, Any]) -> bool:
+    """Whether a result's pairing keeps the reference's turns in order (by message index)."""
+    calls = metadata["calls"]
+    placed = [
+        (calls["reference_outputs"][j]["message"], calls["outputs"][i]["message"])
+        for i, j in metadata["pairing"]
+        if i is not None and j is not None
+    ]
+    return all(a_out < b_out for a_ref, a_out in placed for b_ref, b_out in placed if a_ref < b_ref)
+
+
 def oracle_verdict(
     mode: str, outputs: list[Message], references: list[Message], fits: CallFits
 ) -> bool:
+    if mode == "in_order":
+        return in_order_best(outputs, references, fits) == len(_flat(references))
     if mode == "strict":
         return len(outputs) == len(references) and all(
             role == other_role
@@ -388,6 +430,8 @@ def oracle_paired(
 ) -> int:
     """The most calls a graded score can pair: across the whole trajectories, or (strict mode)
     within the messages of an order-keeping alignment of messages of the same role."""
+    if mode == "in_order":
+        return in_order_best(outputs, references, fits)
     if mode != "strict":
         return best_pairing(_flat(outputs), _flat(references), fits)
     within = {
@@ -470,6 +514,8 @@ def test_every_score_equals_the_brute_force_over_all_pairings(
             assert result["metadata"]["match"] is verdict, (result, case)
         if result["metadata"] is not None:
             _check_metadata(result, fits)
+            if mode == "in_order":
+                assert in_order_kept(result["metadata"]), (result, case)
     greedy = create_trajectory_match_evaluator(**options, alignment="greedy")(
         outputs=output_messages, reference_outputs=reference_messages
     )

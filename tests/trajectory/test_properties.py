@@ -62,7 +62,7 @@ def _messages(found: list[tuple[str, dict[str, Any]]], rng: random.Random) -> li
 
 options = st.fixed_dictionaries(
     {
-        "trajectory_match_mode": st.sampled_from(MODES),
+        "trajectory_match_mode": st.sampled_from([*MODES, "in_order"]),
         "tool_args_match_mode": st.sampled_from(ARGS_MODES),
         "alignment": st.sampled_from(["optimal", "greedy"]),
         "score": st.sampled_from(["match", "precision", "recall", "f1"]),
@@ -165,7 +165,7 @@ def test_modes_agree_with_each_other(
 ) -> None:
     """superset of (o, r) is subset of (r, o) with the arguments relation turned around;
     unordered is subset and superset; greedy never finds a match the maximum pairing misses;
-    F1 is 1 exactly when unordered holds."""
+    F1 is 1 exactly when unordered holds; in_order lies between strict and superset."""
     rng = random.Random(0)
     outputs, references = _messages(found, rng), _messages(other, rng)
 
@@ -181,7 +181,10 @@ def test_modes_agree_with_each_other(
     subset = verdict("subset", outputs, references)
     assert superset is verdict("subset", references, outputs, turned)
     assert verdict("unordered", outputs, references) is (superset and subset)
-    for mode in MODES:
+    in_order = verdict("in_order", outputs, references)
+    assert not in_order or superset
+    assert not verdict("strict", outputs, references) or in_order
+    for mode in (*MODES, "in_order"):
         if verdict(mode, outputs, references, alignment="greedy"):
             assert verdict(mode, outputs, references)
     f1 = verdict("unordered", outputs, references, score="f1")

@@ -163,7 +163,8 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
     "trajectory_match_mode": OptionHelp(
         "how the output's tool calls must cover the reference's: strict (the same calls in the "
         "same order), unordered (the same calls, any order), subset (no call the reference "
-        "lacks), superset (every call of the reference, extras allowed)",
+        "lacks), superset (every call of the reference, extras allowed), in_order (every call "
+        "of the reference, its turns in order, extras allowed)",
         "--trajectory-match-mode superset",
     ),
     "tool_args_match_mode": OptionHelp(

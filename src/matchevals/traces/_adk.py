@@ -27,9 +27,11 @@ from typing import Any, TypedDict
 
 __all__ = ["ADK_MATCH_TYPES", "AdkInvocation", "read_adk_data", "read_adk_eval"]
 
-ADK_MATCH_TYPES = {"EXACT": "strict", "ANY_ORDER": "superset", "IN_ORDER": None}
+ADK_MATCH_TYPES = {"EXACT": "strict", "ANY_ORDER": "superset", "IN_ORDER": "in_order"}
 """ADK's tool-trajectory match types and the matchevals ``trajectory_match_mode`` that scores
-the same way (``IN_ORDER`` has none: ``superset`` accepts what it accepts, in any order)."""
+the same way. ``IN_ORDER`` is ``in_order`` exactly where every call is its own turn (a flat
+``tool_uses``); where an ``invocation_events`` event holds several calls, ``in_order`` takes
+them as concurrent (in any order among themselves) where ADK reads them in the listed order."""
 
 
 class AdkInvocation(TypedDict):

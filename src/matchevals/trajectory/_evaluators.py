@@ -65,7 +65,7 @@ def _options(
     if not isinstance(trajectory_match_mode, str) or trajectory_match_mode not in MODES:
         raise ValueError(
             f"Invalid trajectory match type: `{trajectory_match_mode}`. Must be one of "
-            "`strict`, `unordered`, `subset`, or `superset`."
+            "`strict`, `unordered`, `subset`, or `superset`, or matchevals' `in_order`."
         )
     if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
         raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
@@ -74,6 +74,11 @@ def _options(
     boolean_key = f"trajectory_{trajectory_match_mode}_match"
     default_key = boolean_key if score == "match" else graded_key(boolean_key, score)
     key = check_feedback_key(feedback_key, default_key)
+    if compat is not None and trajectory_match_mode == "in_order":
+        raise ValueError(
+            "trajectory_match_mode='in_order' is a matchevals mode openevals does not have; "
+            "drop compat='openevals'"
+        )
     if compat is not None:
         checks = _compat_rules(compat, tool_args_match_mode, tool_args_match_overrides, alignment, score)  # fmt: skip # noqa: E501
         unused = build_rules("exact", None)  # compat answers through its own rules only
@@ -187,6 +192,9 @@ def create_trajectory_match_evaluator(
 
     - ``alignment="optimal"`` (default) pairs tool calls by a maximum matching, so the answer
       is True exactly when a valid pairing exists; ``"greedy"`` reproduces openevals' pairing.
+    - ``trajectory_match_mode="in_order"``: every reference call has its own compatible output
+      call and the reference's turns (messages with calls; calls within one are concurrent)
+      keep their order in the outputs; extra output calls are fine anywhere.
     - ``tool_args_match_overrides`` also takes, per tool, a dict of json_match options
       (``{"comparators": {"city": comparators.text()}}``) or an evaluator called
       ``evaluator(outputs=output_args, reference_outputs=reference_args)``.

@@ -8,10 +8,15 @@
 - an argument that differs, between two calls of the same tool left without partners (paired
   for the explanation by fewest differences): ``search args.q (outputs[1].tool_calls[0] vs
   reference_outputs[1].tool_calls[0]): expected "x", got "y"``;
-- in strict mode also the message count, a role, or a number of calls that differ.
+- in strict mode also the message count, a role, or a number of calls that differ;
+- in in_order mode, a reference call whose only compatible output calls break the order of
+  turns: ``reference_outputs[1].tool_calls[0] b({}) is out of order: outputs[0].tool_calls[0]
+  fits it but is not after outputs[2].tool_calls[0], paired with
+  reference_outputs[0].tool_calls[0] of an earlier turn`` (``metadata`` entry: kind
+  ``missing_call`` with ``out_of_order`` naming that output call).
 
-Only what fails the mode is reported: ``superset`` ignores extra output calls, ``subset``
-reference calls left over.
+Only what fails the mode is reported: ``superset`` and ``in_order`` ignore extra output calls,
+``subset`` reference calls left over.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from matchevals._limits import MAX_COMMENT_CLAUSES, MAX_METADATA_MISMATCHES
 from matchevals.trajectory._args import ArgDifference, ArgsRules, MatcherFailed
 from matchevals.trajectory._json import ABSENT, Kind, path_text, render, sentence, with_article
 from matchevals.trajectory._match import Matching
+from matchevals.trajectory._pairing import Pair, maximum_pairing
 from matchevals.trajectory._types import (
     Message,
     ToolCall,
@@ -268,6 +274,71 @@ def _message_problems(
     return problems
 
 
+def _turn_ends(matching: Matching) -> dict[int, tuple[Pair, Pair]]:
+    """For each reference message with paired calls: the pair whose output call comes first
+    and the pair whose output call comes last."""
+    outputs, references = matching.output_calls, matching.reference_calls
+    ends: dict[int, tuple[Pair, Pair]] = {}
+    for pair in matching.pairs:
+        message, position = references[pair[1]].message, outputs[pair[0]].message
+        first, last = ends.get(message, (pair, pair))
+        if position < outputs[first[0]].message:
+            first = pair
+        if position > outputs[last[0]].message:
+            last = pair
+        ends[message] = (first, last)
+    return ends
+
+
+def _out_of_order(
+    reference: ToolCall, output: ToolCall, matching: Matching, ends: dict[int, tuple[Pair, Pair]]
+) -> _Problem | None:
+    """Why ``output`` cannot partner ``reference`` without breaking the order of turns: it is
+    not after the last partner of an earlier reference turn, or not before the first partner
+    of a later one (None when neither: a first fit missed it)."""
+    earlier = [message for message in ends if message < reference.message]
+    later = [message for message in ends if message > reference.message]
+    blocking, relation, side = None, "", ""
+    if earlier:
+        last = ends[max(earlier)][1]
+        if output.message <= matching.output_calls[last[0]].message:
+            blocking, relation, side = last, "after", "an earlier"
+    if blocking is None and later:
+        first = ends[min(later)][0]
+        if output.message >= matching.output_calls[first[0]].message:
+            blocking, relation, side = first, "before", "a later"
+    if blocking is None:
+        return None
+    partner, partners_reference = (
+        matching.output_calls[blocking[0]],
+        matching.reference_calls[blocking[1]],
+    )
+    text = (
+        f"{reference.at} {render_call(reference.name, reference.args)} is out of order: "
+        f"{output.at} fits it but is not {relation} {partner.at}, paired with "
+        f"{partners_reference.at} of {side} turn"
+    )
+    entry = _missing_call(reference).entry | {"out_of_order": output.at}
+    return _Problem(text, entry)
+
+
+def _in_order_problems(matching: Matching, rules: ArgsRules, report_extra: bool) -> list[_Problem]:
+    """Reference calls out of order (a free compatible output call exists, but in the wrong
+    place), then what any mode says of the calls left over."""
+    outputs_left, references_left = _leftovers(matching)
+    ends = _turn_ends(matching)
+    found: dict[int, tuple[int, _Problem]] = {}  # reference leftover -> (output leftover, why)
+    for i, j in maximum_pairing(outputs_left, references_left, rules):
+        problem = _out_of_order(references_left[j], outputs_left[i], matching, ends)
+        if problem is not None:
+            found[j] = (i, problem)
+    used_outputs = {i for i, _ in found.values()}
+    rest_outputs = [call for i, call in enumerate(outputs_left) if i not in used_outputs]
+    rest_references = [call for j, call in enumerate(references_left) if j not in found]
+    problems = [found[j][1] for j in sorted(found)]
+    return problems + _call_problems(rest_outputs, rest_references, rules, True, report_extra)
+
+
 def _comment(problems: Sequence[_Problem]) -> str:
     shown = [problem.text for problem in problems[:MAX_COMMENT_CLAUSES]]
     if len(problems) > MAX_COMMENT_CLAUSES:
@@ -308,6 +379,9 @@ def explain(
     if mode == "strict":
         if not matching.match:
             problems = _strict_problems(matching, outputs, references, rules)
+    elif mode == "in_order":
+        if not matching.match or score != "match":
+            problems = _in_order_problems(matching, rules, score in ("precision", "f1"))
     elif not matching.match or score != "match":
         report_missing = mode != "subset" or score in ("recall", "f1")
         report_extra = mode != "superset" or score in ("precision", "f1")

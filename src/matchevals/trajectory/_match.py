@@ -1,4 +1,4 @@
-"""The four trajectory modes, on normalized trajectories.
+"""The five trajectory modes, on normalized trajectories.
 
 - ``unordered`` / ``subset`` / ``superset`` look only at the tool calls of the whole trajectory:
   ``superset`` holds when every reference call has its own compatible output call, ``subset``
@@ -7,11 +7,16 @@
 - ``strict`` (as openevals): the same number of messages; at each position the same role, tool
   calls on both sides or neither, as many on each side, and the calls of the two messages
   paired as a set. Message text and tool-call ids are not compared.
+- ``in_order`` (a matchevals extension): every reference call has its own compatible output
+  call, and the reference's turns (messages with calls) keep their order in the outputs
+  (:mod:`._in_order`); extra output calls are fine anywhere.
 
 With ``alignment="optimal"`` pairings are maximum pairings (:func:`maximum_pairing`); with
 ``"greedy"`` they are openevals' (:func:`greedy_pairing`; unordered runs its two greedy
-checks, as openevals does). Graded scores use the same pairing; for strict mode the messages
-are then aligned by :func:`align_messages` when the positions do not line up.
+checks, as openevals does; in_order its first fit turn by turn). Graded scores use the same
+pairing; for strict mode the messages are then aligned by :func:`align_messages` when the
+positions do not line up, for in_order the pairing is the in-order one covering the most
+reference calls.
 """
 
 from __future__ import annotations
@@ -20,6 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from matchevals.trajectory._args import ArgsRules
+from matchevals.trajectory._in_order import (
+    Turns,
+    best_pairing,
+    covering_pairing,
+    first_fit_pairing,
+)
 from matchevals.trajectory._pairing import Pair, greedy_pairing, maximum_pairing
 from matchevals.trajectory._types import (
     Alignment,
@@ -89,6 +100,8 @@ def match_trajectories(
     """
     if mode == "strict":
         return _strict(outputs, references, rules, alignment, graded)
+    if mode == "in_order":
+        return _in_order(outputs, references, rules, alignment)
     output_calls, reference_calls = tuple(outputs.calls), tuple(references.calls)
     if alignment == "optimal":
         pairs = maximum_pairing(output_calls, reference_calls, rules)
@@ -113,6 +126,21 @@ def match_trajectories(
     else:
         verdict = covers_references and covers_outputs
     return Matching(verdict, output_calls, reference_calls, tuple(pairs))
+
+
+def _in_order(
+    outputs: Trajectory, references: Trajectory, rules: ArgsRules, alignment: Alignment
+) -> Matching:
+    """The verdict, with the in-order pairing covering the most reference calls (the covering
+    one found first when there is one; the greedy first fit under ``alignment="greedy"``)."""
+    output_turns, reference_turns = Turns.of(outputs), Turns.of(references)
+    if alignment == "greedy":
+        pairs = first_fit_pairing(output_turns, reference_turns, rules)
+    else:
+        covering = covering_pairing(output_turns, reference_turns, rules)
+        pairs = covering if covering is not None else best_pairing(output_turns, reference_turns, rules)  # fmt: skip # noqa: E501
+    verdict = len(pairs) == len(references.calls)
+    return Matching(verdict, output_turns.calls, reference_turns.calls, tuple(pairs))
 
 
 def _pair_messages(

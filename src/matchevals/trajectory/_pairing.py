@@ -44,7 +44,7 @@ from matchevals.trajectory._bipartite import maximum_matching
 from matchevals.trajectory._json import freeze
 from matchevals.trajectory._types import ToolCall
 
-__all__ = ["Pair", "compatible", "greedy_pairing", "maximum_pairing"]
+__all__ = ["Pair", "call_signature", "compatible", "greedy_pairing", "maximum_pairing"]
 
 Pair = tuple[int, int]
 """``(output call index, reference call index)``."""
@@ -197,7 +197,9 @@ def _first_equal(
     return pairs
 
 
-def _signature(rule: ArgsRule, call: ToolCall) -> Hashable | None:
+def call_signature(rule: ArgsRule, call: ToolCall) -> Hashable | None:
+    """A ``signature`` rule's signature of a call's arguments; arguments that are not JSON
+    values are named."""
     try:
         return rule.signature(call.args)
     except TypeError as error:
@@ -213,12 +215,12 @@ def _pair_signatures(
 ) -> list[Pair]:
     waiting: dict[Hashable, deque[int]] = {}
     for j in reference_indices:
-        signature = _signature(rule, references[j])
+        signature = call_signature(rule, references[j])
         if signature is not None:
             waiting.setdefault(signature, deque()).append(j)
     pairs = []
     for i in output_indices:
-        signature = _signature(rule, outputs[i])
+        signature = call_signature(rule, outputs[i])
         if signature is None:
             continue
         queue = waiting.get(signature)

@@ -11,7 +11,9 @@ the evaluator paired, nothing is matched again here:
 A call paired with its partner is ``ok``; two calls of one tool whose arguments differ (the pair
 the explanation chose) are ``DIFF`` with the differing argument paths; a call without a partner
 is ``missing`` (reference) or ``extra`` (outputs), ``allowed`` when the mode does not count it
-(``superset`` ignores extra calls, ``subset`` missing ones). ``>`` marks every row that fails.
+(``superset`` and ``in_order`` ignore extra calls, ``subset`` missing ones); in ``in_order``
+mode a reference call whose only fitting output call breaks the order of turns is ``out of
+order``, beside that call. ``>`` marks every row that fails.
 ``[3]`` before a call or a role is the index of its message in the input list.
 """
 
@@ -101,6 +103,7 @@ class _Calls:
     references: Sequence[Mapping[str, Any]]
     partner_of_reference: dict[int, int]
     differing: dict[tuple[int, int], list[str]]
+    out_of_order: dict[int, int]  # reference call -> the output call fitting it out of order
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any]) -> _Calls:
@@ -114,10 +117,16 @@ class _Calls:
         }
         output_index = {str(c.get("at")): i for i, c in enumerate(outputs)}
         reference_index = {str(c.get("at")): j for j, c in enumerate(references)}
-        differing = _arg_differences(
-            metadata.get("mismatches") or (), output_index, reference_index
-        )
-        return cls(outputs, references, partner, differing)
+        mismatches = metadata.get("mismatches") or ()
+        differing = _arg_differences(mismatches, output_index, reference_index)
+        out_of_order = {
+            reference_index[str(m.get("reference_outputs"))]: output_index[str(m["out_of_order"])]
+            for m in mismatches
+            if isinstance(m, Mapping)
+            and str(m.get("out_of_order")) in output_index
+            and str(m.get("reference_outputs")) in reference_index
+        }
+        return cls(outputs, references, partner, differing, out_of_order)
 
     def rows(
         self,
@@ -146,6 +155,10 @@ class _Calls:
                 actual = _call_text(self.outputs[i], with_source)
                 verdict = "DIFF " + ", ".join(self.differing[(i, j)])
                 rows.append(_Row(expected, actual, verdict, True, nested))
+            elif j in self.out_of_order and self.out_of_order[j] in outputs:
+                i = self.out_of_order[j]
+                actual = _call_text(self.outputs[i], with_source)
+                rows.append(_Row(expected, actual, "out of order", True, nested))
             else:
                 verdict = "missing, allowed" if missing_allowed else "missing"
                 rows.append(_Row(expected, "—", verdict, not missing_allowed, nested))
@@ -167,7 +180,7 @@ def _calls_rows(metadata: Mapping[str, Any], mode: str, graded: bool) -> list[_R
         range(len(calls.outputs)),
         range(len(calls.references)),
         missing_allowed=mode == "subset" and not graded,
-        extra_allowed=mode == "superset" and not graded,
+        extra_allowed=mode in ("superset", "in_order") and not graded,
         with_source=True,
     )
 

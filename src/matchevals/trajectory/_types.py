@@ -23,7 +23,7 @@ __all__ = [
     "TrajectoryScore",
 ]
 
-TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset"]
+TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset", "in_order"]
 """How two trajectories must correspond (see :func:`create_trajectory_match_evaluator`)."""
 
 ToolArgsMatchMode = Literal["exact", "ignore", "subset", "superset"]
@@ -41,7 +41,7 @@ ArgsMatcher = Callable[[dict[str, Any], dict[str, Any]], bool]
 ToolArgsOverride = ToolArgsMatchMode | Sequence[str] | ArgsMatcher | Mapping[str, Any]
 """A mode, a list of dotted keys, a matcher or evaluator, or a dict of json_match options."""
 
-MODES: tuple[TrajectoryMatchMode, ...] = ("strict", "unordered", "subset", "superset")
+MODES: tuple[TrajectoryMatchMode, ...] = ("strict", "unordered", "subset", "superset", "in_order")
 ARGS_MODES: tuple[ToolArgsMatchMode, ...] = ("exact", "ignore", "subset", "superset")
 ALIGNMENTS: tuple[Alignment, ...] = ("optimal", "greedy")
 SCORES: tuple[TrajectoryScore, ...] = ("match", "precision", "recall", "f1")
