@@ -360,6 +360,7 @@ def _end_broken_pool(pool: Any, workers: set[int]) -> None:
         if child.pid in workers:
             child.terminate()
     _release_results(pool)
+    pool.shutdown(wait=True, cancel_futures=True)  # its thread ends now, not during exit
     raise WorkerError("a worker process died before it finished its chunk")
 
 
