@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from matchevals._rule_options import limit, limits, names, pairs
 from matchevals._types import EvaluatorResult
-from matchevals.graph_trajectory._reference import check_run, describe, runs_of
+from matchevals.graph_trajectory._reference import check_run, runs_of
 
 __all__ = ["Rules", "check_rules", "make_rules"]
 
@@ -35,41 +36,11 @@ def make_rules(
     before: Iterable[tuple[str, str]],
 ) -> Rules:
     """Validate the options of a rules evaluator; at least one rule must be given."""
-    if isinstance(forbidden, (str, bytes)) or not isinstance(forbidden, Iterable):
-        raise TypeError(f"forbidden is {describe(forbidden)}, expected a collection of node names")
-    forbidden_nodes = tuple(forbidden)
-    for index, node in enumerate(forbidden_nodes):
-        if not isinstance(node, str):
-            raise TypeError(f"forbidden[{index}] is {describe(node)}, expected a node name (str)")
-    if not isinstance(max_visits, Mapping):
-        raise TypeError(f"max_visits is {describe(max_visits)}, expected a dict of node: limit")
-    for node, limit in max_visits.items():
-        if not isinstance(node, str):
-            raise TypeError(f"max_visits key {node!r} is {describe(node)}, expected a node name")
-        if type(limit) is not int:
-            raise TypeError(f"max_visits[{node!r}] is {describe(limit)}, expected an int")
-        if limit < 0:
-            raise ValueError(f"max_visits[{node!r}] is {limit}; it must be at least 0")
-    if max_supersteps is not None:
-        if type(max_supersteps) is not int:
-            raise TypeError(f"max_supersteps is {describe(max_supersteps)}, expected an int")
-        if max_supersteps < 0:
-            raise ValueError(f"max_supersteps is {max_supersteps}; it must be at least 0")
-    if isinstance(before, (str, bytes)) or not isinstance(before, Iterable):
-        raise TypeError(f"before is {describe(before)}, expected a collection of (a, b) pairs")
-    orderings = tuple(before)
-    for index, pair in enumerate(orderings):
-        if (
-            not isinstance(pair, (tuple, list))
-            or len(pair) != 2
-            or not all(isinstance(node, str) for node in pair)
-        ):
-            raise TypeError(f"before[{index}] is {pair!r}, expected a pair of node names (a, b)")
     rules = Rules(
-        forbidden_nodes,
-        tuple(max_visits.items()),
-        max_supersteps,
-        tuple((a, b) for a, b in orderings),
+        names(forbidden, "forbidden", "node"),
+        limits(max_visits, "max_visits", "node"),
+        None if max_supersteps is None else limit(max_supersteps, "max_supersteps"),
+        pairs(before, "before", "node"),
     )
     if not (rules.forbidden or rules.max_visits or rules.before or max_supersteps is not None):
         raise ValueError("no rule given: pass forbidden, max_visits, max_supersteps or before")

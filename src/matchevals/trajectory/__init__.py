@@ -19,7 +19,9 @@ from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
+    create_async_trajectory_rules_evaluator,
     create_trajectory_match_evaluator,
+    create_trajectory_rules_evaluator,
 )
 from matchevals.trajectory._types import (
     Alignment,
@@ -40,11 +42,18 @@ __all__ = [
     "TrajectoryScore",
     "create_async_trajectory_llm_as_judge",
     "create_async_trajectory_match_evaluator",
+    "create_async_trajectory_rules_evaluator",
     "create_trajectory_llm_as_judge",
     "create_trajectory_match_evaluator",
+    "create_trajectory_rules_evaluator",
 ]
 
-for _public in (create_async_trajectory_match_evaluator, create_trajectory_match_evaluator):
+for _public in (
+    create_async_trajectory_match_evaluator,
+    create_trajectory_match_evaluator,
+    create_async_trajectory_rules_evaluator,
+    create_trajectory_rules_evaluator,
+):
     _public.__module__ = __name__  # they report where users import them from
 del _public
 

@@ -8,14 +8,14 @@ same computation (nothing in it waits), so both give the same result for every i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
 from matchevals._any_of import check_any_of_key
 from matchevals._edge import evaluator
-from matchevals._feedback_keys import check_feedback_key, graded_key
+from matchevals._feedback_keys import check_feedback_key, graded_key, renaming
 from matchevals._types import EvaluatorResult
 from matchevals.trajectory._args import ArgsRules, MatcherArgs
 from matchevals.trajectory._compat import CompatRules, compat_match, compat_rules
@@ -23,6 +23,7 @@ from matchevals.trajectory._explain import explain
 from matchevals.trajectory._match import match_trajectories
 from matchevals.trajectory._messages import read_trajectory
 from matchevals.trajectory._rules import build_rules
+from matchevals.trajectory._turn_rules import PREFIX, TurnRules, check_turn_rules, make_turn_rules
 from matchevals.trajectory._types import (
     ALIGNMENTS,
     MODES,
@@ -34,7 +35,12 @@ from matchevals.trajectory._types import (
     TrajectoryScore,
 )
 
-__all__ = ["create_async_trajectory_match_evaluator", "create_trajectory_match_evaluator"]
+__all__ = [
+    "create_async_trajectory_match_evaluator",
+    "create_async_trajectory_rules_evaluator",
+    "create_trajectory_match_evaluator",
+    "create_trajectory_rules_evaluator",
+]
 
 GREEDY_NOTE = (
     "alignment='greedy' paired the tool calls first come, first served; a maximum pairing "
@@ -270,3 +276,79 @@ def create_async_trajectory_match_evaluator(
         kind=_kind,
         any_of_key=check_any_of_key(any_of_key),
     )
+
+
+_RULES_NAME = "trajectory_rules"
+
+
+def _checked_rules(rules: TurnRules, outputs: Any, reference_outputs: Any) -> list[EvaluatorResult]:
+    return check_turn_rules(rules, outputs)
+
+
+async def _achecked_rules(
+    rules: TurnRules, outputs: Any, reference_outputs: Any
+) -> list[EvaluatorResult]:
+    return check_turn_rules(rules, outputs)
+
+
+def create_trajectory_rules_evaluator(
+    *,
+    forbidden_tools: Iterable[str] = (),
+    max_calls: Mapping[str, int] | None = None,
+    max_turns: int | None = None,
+    before: Iterable[tuple[str, str]] = (),
+    feedback_key: str = PREFIX,
+) -> Callable[..., list[EvaluatorResult]]:
+    """An evaluator of rules that need no reference: one result per configured rule.
+
+    ``forbidden_tools``: no call of these; ``max_calls``: the most calls per tool;
+    ``max_turns``: the most assistant messages (a final answer without calls is a turn);
+    ``before``: pairs ``(a, b)``, every call of ``a`` in an earlier assistant turn than every
+    call of ``b`` (true when either is never called). Keys: ``trajectory_forbidden_tools``,
+    ``trajectory_max_calls``, ``trajectory_max_turns``, ``trajectory_before`` (``feedback_key``
+    replaces ``trajectory``).
+
+    >>> evaluator = create_trajectory_rules_evaluator(forbidden_tools=["drop_db"], max_turns=2)
+    >>> outputs = [{"role": "ai", "tool_calls": [{"name": "drop_db", "args": {}}]},
+    ...            {"role": "tool", "content": "done", "tool_call_id": "1"},
+    ...            {"role": "ai", "content": "Dropped."}]
+    >>> [(r["key"], r["score"]) for r in evaluator(outputs=outputs)]
+    [('trajectory_forbidden_tools', False), ('trajectory_max_turns', True)]
+    """
+    rules = make_turn_rules(
+        forbidden_tools=forbidden_tools,
+        max_calls={} if max_calls is None else max_calls,
+        max_turns=max_turns,
+        before=before,
+    )
+    compute = renaming(partial(_checked_rules, rules), PREFIX, check_feedback_key(feedback_key))
+    return evaluator(_RULES_NAME, compute, reference=False)
+
+
+def create_async_trajectory_rules_evaluator(
+    *,
+    forbidden_tools: Iterable[str] = (),
+    max_calls: Mapping[str, int] | None = None,
+    max_turns: int | None = None,
+    before: Iterable[tuple[str, str]] = (),
+    feedback_key: str = PREFIX,
+) -> Callable[..., Awaitable[list[EvaluatorResult]]]:
+    """The async twin of :func:`create_trajectory_rules_evaluator`; same results for every input.
+
+    >>> import asyncio
+    >>> evaluator = create_async_trajectory_rules_evaluator(before=[("search", "book")])
+    >>> call = lambda name: {"name": name, "args": {}}
+    >>> outputs = [{"role": "ai", "tool_calls": [call("search"), call("book")]}]
+    >>> asyncio.run(evaluator(outputs=outputs))[0]["comment"]
+    'outputs[0].tool_calls[1] called book but outputs[0].tool_calls[0] still called search (every search must be called in an earlier assistant turn than any book)'
+    """  # noqa: E501
+    rules = make_turn_rules(
+        forbidden_tools=forbidden_tools,
+        max_calls={} if max_calls is None else max_calls,
+        max_turns=max_turns,
+        before=before,
+    )
+    compute = renaming(
+        partial(_achecked_rules, rules), PREFIX, check_feedback_key(feedback_key), asynchronous=True
+    )
+    return evaluator(_RULES_NAME, compute, asynchronous=True, reference=False)
