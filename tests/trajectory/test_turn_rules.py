@@ -555,3 +555,40 @@ def test_every_rule_agrees_with_the_obvious_computation(
         if not result["score"]:
             assert result["comment"] == result["metadata"]["violations"][0]
             assert result["comment"].startswith("outputs[")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=8,
+)
+message_like = st.fixed_dictionaries(
+    {"role": st.sampled_from(["user", "ai", "assistant", "tool", "bot", 3, None])},
+    optional={
+        "content": json_values,
+        "tool_calls": st.none()
+        | json_values
+        | st.lists(
+            st.fixed_dictionaries(
+                {"name": st.sampled_from(["a", "b", 1])}, optional={"args": json_values}
+            ),
+            max_size=2,
+        ),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values | st.lists(message_like | json_values, max_size=4))
+def test_any_outputs_give_results_or_a_clear_error(outputs: Any) -> None:
+    evaluator = create_trajectory_rules_evaluator(
+        forbidden_tools=["a"], max_calls={"b": 1}, max_turns=2, before=[("a", "b")]
+    )
+    snapshot = pickle.dumps(outputs)
+    try:
+        results = evaluator(outputs=outputs)
+    except (TypeError, ValueError) as error:
+        assert str(error).startswith("outputs")
+    else:
+        assert [type(r["score"]) for r in results] == [bool] * 4
+    assert pickle.dumps(outputs) == snapshot
