@@ -191,8 +191,10 @@ def test_numpy_in_a_worker_process_starts_no_threads_of_its_own(tmp_path: Path) 
     stdout, _ = process.communicate(timeout=120)
     found = json.loads(stdout.splitlines()[0])
     assert len(found) == 2
-    # each worker loaded numpy, and runs its own two threads: scoring, and watching its parent
-    assert found == [[2, True], [2, True]]
+    # a worker runs its own two threads, scoring and watching its parent, numpy loaded or not;
+    # which worker took the four chunks is the executor's choice (one may have taken them all)
+    assert [threads for threads, _ in found] == [2, 2]
+    assert any(loaded for _, loaded in found)
 
 
 def _gone(pid: int) -> bool:
