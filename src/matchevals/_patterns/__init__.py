@@ -41,6 +41,7 @@ from matchevals._patterns._remaining_similarity import (
     RemainingSimilarity,
     remaining_similarity,
 )
+from matchevals._patterns._wording import either, names
 
 __all__ = [
     "LOOSE_BOUND_BUDGET",
@@ -61,8 +62,10 @@ __all__ = [
     "advance",
     "align_pattern",
     "alignment_score",
+    "either",
     "expected_length",
     "match_pattern",
+    "names",
     "pair_record",
     "position_count",
     "remaining_similarity",

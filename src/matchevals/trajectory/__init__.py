@@ -17,6 +17,7 @@ from typing import Any
 
 from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
+from matchevals.graph_trajectory import Repeat
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
@@ -28,23 +29,32 @@ from matchevals.trajectory._types import (
     ToolArgsOverride,
     TrajectoryMatchMode,
     TrajectoryScore,
+    TurnMatchMode,
+    TurnStep,
 )
 
 __all__ = [
     "Alignment",
     "AnyOf",
     "ArgsMatcher",
+    "Repeat",
     "ToolArgsMatchMode",
     "ToolArgsOverride",
     "TrajectoryMatchMode",
     "TrajectoryScore",
+    "TurnMatchMode",
+    "TurnStep",
     "create_async_trajectory_llm_as_judge",
     "create_async_trajectory_match_evaluator",
     "create_trajectory_llm_as_judge",
     "create_trajectory_match_evaluator",
 ]
 
-for _public in (create_async_trajectory_match_evaluator, create_trajectory_match_evaluator):
+for _public in (
+    TurnStep,
+    create_async_trajectory_match_evaluator,
+    create_trajectory_match_evaluator,
+):
     _public.__module__ = __name__  # they report where users import them from
 del _public
 
