@@ -271,11 +271,8 @@ def create_trajectory_match_evaluator(
     - ``trajectory_match_mode="in_order"``: every reference call has its own compatible output
       call and the reference's turns (messages with calls; calls within one are concurrent)
       keep their order in the outputs; extra output calls are fine anywhere.
-    - ``trajectory_match_mode="pattern"``: the reference is a turn pattern (``TurnStep``,
-      ``Repeat``, ``"*"``, or ``{"turns": [...]}``) matched against the output's assistant
-      turns; key ``trajectory_pattern_match``. ``partial_credit=True`` scores the best
-      alignment in [0, 1] instead (key ``trajectory_pattern_match_partial``). ``score``,
-      ``alignment`` and ``compat`` do not apply to patterns and are refused.
+    - ``trajectory_match_mode="pattern"``: a turn pattern (``TurnStep``, ``Repeat``, ``"*"``)
+      against the output's assistant turns; ``partial_credit=True`` scores its best alignment.
     - ``tool_args_match_overrides`` also takes, per tool, a dict of json_match options
       (``{"comparators": {"city": comparators.text()}}``) or an evaluator called
       ``evaluator(outputs=output_args, reference_outputs=reference_args)``.
