@@ -30,6 +30,9 @@ _BELOW_ONE = math.nextafter(1.0, 0.0)
 PATTERN_CELL_LIMIT = 500_000
 """Most (turn, pattern position) cells partial credit may align (the graph package's limit)."""
 
+_LOOSE_BOUND_BUDGET = _patterns.LOOSE_BOUND_BUDGET
+"""The alignment search's budget before its tighter bounds (read at each call: tests lower it)."""
+
 RunMatch = _patterns.RunMatch[Turn, ExpectedTurn]
 Divergence = _patterns.Divergence[Turn, ExpectedTurn]
 
@@ -62,7 +65,7 @@ def score_pattern(
             f"{_patterns.position_count(elements)} positions ({cells:,} cells, more than "
             f"{PATTERN_CELL_LIMIT:,}); use strict matching for trajectories this long"
         )
-    pairs = _patterns.align_pattern(turns, elements, None, comparator)
+    pairs = _patterns.align_pattern(turns, elements, None, comparator, _LOOSE_BOUND_BUDGET)
     alignment = _patterns.Alignment.of(pairs, len(turns), None)
     score = min(alignment.score, _BELOW_ONE)
     metadata["score"] = score
