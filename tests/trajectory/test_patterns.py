@@ -508,3 +508,35 @@ def test_langsmith_evaluate_offline_with_patterns_in_the_dataset() -> None:
         "loop": {"trajectory_pattern_match": True, "trajectory_pattern_match_partial": 1.0},
         "no search": {"trajectory_pattern_match": False, "trajectory_pattern_match_partial": 0.5},
     }
+
+
+# Side by side (assert_trajectory_match and the pytest plugin)
+
+
+def test_assert_trajectory_match_lays_turns_beside_the_pattern() -> None:
+    from matchevals.testing import assert_trajectory_match
+
+    outputs = [ai(call("search", q="x")), tool(), ai(call("fetch", u=1)), ai(text="done")]
+    pattern = [TurnStep([{"name": "search"}]), TurnStep([{"name": "search"}]), "*"]
+    with pytest.raises(AssertionError) as failure:
+        assert_trajectory_match(
+            outputs, pattern, trajectory_match_mode="pattern", partial_credit=True, threshold=0.9
+        )
+    assert str(failure.value).splitlines() == [
+        "trajectory_pattern_match_partial = 0.6666666666666666, below the threshold 0.9 "
+        "(the pattern match is False)",
+        "    expected (reference_outputs)    actual (outputs)",
+        '    reference_outputs[0]            [0] search({"q": "x"})  ok',
+        '  > [search(any args)] (unordered)  [2] fetch({"u": 1})     DIFF',
+        "  > —                               [3] (no calls)          unchecked",
+        "  why:",
+        "    outputs left the reference pattern at turn 1, outputs[2] (unordered, "
+        'reference_outputs[1]): expected [search(any args)], got [fetch({"u": 1})]',
+        "    missing search(any args)",
+        '    extra fetch({"u": 1})',
+    ]
+    with pytest.raises(AssertionError) as short:
+        assert_trajectory_match(outputs[:1], pattern[:2], trajectory_match_mode="pattern")
+    assert str(short.value).splitlines()[3] == (
+        "  > [search(any args)] (unordered)  —                       missing"
+    )

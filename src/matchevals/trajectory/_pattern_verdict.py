@@ -4,7 +4,7 @@ pattern, through the shared pattern engine (:mod:`matchevals._patterns`).
 Strict: True exactly when some path of the pattern matches the turns one to one; the comment
 names the first output turn no path accepts (``outputs[5]``), what was expected there and the
 calls missing or extra. ``metadata``: ``turns`` (each output turn's verdict, ``match``,
-``mismatch`` or ``unchecked`` past the divergence, and the reference step it matched),
+``mismatch`` or ``unchecked`` past the divergence, and the reference step it matched), ``mode``,
 ``expected_turns`` (the fewest and most turns the pattern accepts) and ``divergence``.
 
 Partial credit: the best alignment's score, ``S / max(n, L)`` over every path of the pattern
@@ -47,6 +47,7 @@ def score_pattern(
     """(score, comment, metadata) of the output's ``turns`` against the pattern ``elements``."""
     verdict = _patterns.match_pattern(turns, elements, comparator)
     metadata: dict[str, Any] = {
+        "mode": "pattern",
         "match": verdict.matched,
         "turns": _turn_entries(turns, verdict),
         "expected_turns": {"min": verdict.expected_min, "max": verdict.expected_max},
