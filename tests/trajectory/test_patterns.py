@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import subprocess
+import sys
 from datetime import datetime, timezone
 from typing import Any
 from uuid import uuid4
@@ -315,6 +317,21 @@ def test_repeat_is_one_class_for_graphs_and_turns() -> None:
     assert matchevals.trajectory.Repeat is matchevals.graph_trajectory.Repeat
     assert Repeat.__module__ == "matchevals.graph_trajectory"
     assert TurnStep.__module__ == "matchevals.trajectory"
+
+
+def test_the_graph_package_loads_only_when_patterns_are_used() -> None:
+    code = (
+        "import sys, matchevals.trajectory as t\n"
+        "before = 'matchevals.graph_trajectory' in sys.modules\n"
+        "t.create_trajectory_match_evaluator()(outputs=[], reference_outputs=[])\n"
+        "plain = 'matchevals.graph_trajectory' in sys.modules\n"
+        "t.Repeat\n"
+        "print(before, plain, 'matchevals.graph_trajectory' in sys.modules)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.split() == ["False", "False", "True"]
 
 
 # Explanations

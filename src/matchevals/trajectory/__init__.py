@@ -13,11 +13,10 @@ calls by a maximum matching, explains every failure, and grades on request.
 True
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
-from matchevals.graph_trajectory import Repeat
 from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
@@ -32,6 +31,9 @@ from matchevals.trajectory._types import (
     TurnMatchMode,
     TurnStep,
 )
+
+if TYPE_CHECKING:  # one class with graph references, imported on first use (import stays light)
+    from matchevals.graph_trajectory import Repeat
 
 __all__ = [
     "Alignment",
@@ -63,5 +65,6 @@ __getattr__: Any = peer_getattr(
     {
         "create_trajectory_llm_as_judge": "matchevals.trajectory.llm",
         "create_async_trajectory_llm_as_judge": "matchevals.trajectory.llm",
+        "Repeat": "matchevals.graph_trajectory",
     },
 )

@@ -22,10 +22,7 @@ from matchevals.trajectory._compat import CompatRules, compat_match, compat_rule
 from matchevals.trajectory._explain import explain
 from matchevals.trajectory._match import match_trajectories
 from matchevals.trajectory._messages import read_trajectory
-from matchevals.trajectory._pattern_verdict import score_pattern
 from matchevals.trajectory._rules import build_rules
-from matchevals.trajectory._turn_compare import turn_comparator
-from matchevals.trajectory._turn_patterns import is_pattern, output_turns, read_pattern
 from matchevals.trajectory._types import (
     ALIGNMENTS,
     MODES,
@@ -130,6 +127,11 @@ def _check_pattern_options(alignment: Any, score: Any, compat: Any) -> None:
 
 
 def _compute_pattern(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    # pattern mode's modules (and the graph package's Repeat) load when a pattern is scored
+    from matchevals.trajectory._pattern_verdict import score_pattern
+    from matchevals.trajectory._turn_compare import turn_comparator
+    from matchevals.trajectory._turn_patterns import output_turns, read_pattern
+
     elements = read_pattern(reference_outputs, "reference_outputs")
     turns = output_turns(read_trajectory(outputs, "outputs"))
     comparator = turn_comparator(options.rules.for_evaluation())
@@ -150,6 +152,8 @@ def _read_reference(reference_outputs: Any, parsed: dict[str, Any]) -> Any:
     try:
         return read_trajectory(reference_outputs, "reference_outputs", parsed)
     except (TypeError, ValueError):
+        from matchevals.trajectory._turn_patterns import is_pattern
+
         if is_pattern(reference_outputs):
             raise ValueError(
                 'reference_outputs is a turn pattern (TurnStep, Repeat, "*" or '
@@ -235,6 +239,8 @@ def _kind(reference: Any, path: str) -> str:
 
 def _pattern_kind(reference: Any, path: str) -> str:
     """One alternative reference checked as a turn pattern."""
+    from matchevals.trajectory._turn_patterns import read_pattern
+
     read_pattern(reference, path)
     return "a turn pattern"
 
