@@ -222,7 +222,7 @@ def test_the_json_form_reads_like_the_classes() -> None:
         (
             {"turns": ["*", "*", {"calls": [{"name": 3}]}]},
             TypeError,
-            r"^reference_outputs\.turns\[2\]\.calls\[0\]\.name is an int",
+            r"^reference_outputs\.turns\[2\]\.calls\[0\]\.name is a number, expected a tool name",
         ),
         (
             {"turns": [{"calls": [], "match_mode": "exactly"}]},
@@ -232,12 +232,12 @@ def test_the_json_form_reads_like_the_classes() -> None:
         (
             {"turns": [{"calls": [{"name": "a", "args": "q=1"}]}]},
             TypeError,
-            r"^reference_outputs\.turns\[0\]\.calls\[0\]\.args is a str",
+            r"^reference_outputs\.turns\[0\]\.calls\[0\]\.args is a string",
         ),
         (
             {"turns": [{"calls": [], "optional": "yes"}]},
             TypeError,
-            r"^reference_outputs\.turns\[0\]\.optional is a str",
+            r"^reference_outputs\.turns\[0\]\.optional is a string",
         ),
         (
             {"turns": [{"calls": [], "mode": "exact"}]},
@@ -295,8 +295,13 @@ def test_bad_patterns_are_refused_naming_the_place(pattern: Any, error: type, me
             ValueError,
             r"^TurnStep\.mode is 'exactly'",
         ),
-        (lambda: TurnStep("search"), TypeError, r"^TurnStep\.calls is a str"),
-        (lambda: TurnStep([{"args": {}}]), TypeError, r"^TurnStep\.calls\[0\]\.name is None"),
+        (lambda: TurnStep("search"), TypeError, r"^TurnStep\.calls is a string"),
+        (
+            lambda: TurnStep([{"name": "*", "args": {}}]),
+            ValueError,
+            r'^TurnStep\.calls\[0\] names any tool \("\*"\) and gives args',
+        ),
+        (lambda: TurnStep([{"args": {}}]), TypeError, r"^TurnStep\.calls\[0\]\.name is null"),
         (
             lambda: Repeat([Repeat([TurnStep([])])]),
             ValueError,
@@ -557,3 +562,14 @@ def test_assert_trajectory_match_lays_turns_beside_the_pattern() -> None:
     assert str(short.value).splitlines()[3] == (
         "  > [search(any args)] (unordered)  —                       missing"
     )
+
+
+def test_a_matcher_that_answers_no_verdict_is_an_error_naming_both_calls() -> None:
+    evaluator = create_trajectory_match_evaluator(
+        trajectory_match_mode="pattern",
+        tool_args_match_overrides={"search": lambda output, reference: "yes"},
+    )
+    pattern = [TurnStep([{"name": "search", "args": {"q": "a"}}]), "*"]
+    with pytest.raises(ValueError, match=r"\(comparing outputs\[1\]\.tool_calls\[0\] with "
+                       r"reference_outputs\[0\]\.calls\[0\]\)$"):  # fmt: skip
+        evaluator(outputs=SEARCH_LOOP, reference_outputs=pattern)

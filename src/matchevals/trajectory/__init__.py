@@ -21,6 +21,7 @@ from matchevals.trajectory._evaluators import (
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
 )
+from matchevals.trajectory._turn_step import TurnStep
 from matchevals.trajectory._types import (
     Alignment,
     ArgsMatcher,
@@ -29,7 +30,6 @@ from matchevals.trajectory._types import (
     TrajectoryMatchMode,
     TrajectoryScore,
     TurnMatchMode,
-    TurnStep,
 )
 
 if TYPE_CHECKING:  # one class with graph references, imported on first use (import stays light)

@@ -21,14 +21,8 @@ from typing import Any
 from matchevals._patterns import Loop
 from matchevals.graph_trajectory._types import Repeat, check_repeat_fields
 from matchevals.trajectory._json import a_type
-from matchevals.trajectory._types import (
-    WILDCARD,
-    ToolCall,
-    Trajectory,
-    TurnMatchMode,
-    TurnStep,
-    check_turn_fields,
-)
+from matchevals.trajectory._turn_step import TurnStep, check_turn_fields
+from matchevals.trajectory._types import WILDCARD, ToolCall, Trajectory, TurnMatchMode
 
 __all__ = [
     "ExpectedCall",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, overload
+from typing import Any, Literal, overload
 
 __all__ = [
     "Alignment",
@@ -22,8 +22,6 @@ __all__ = [
     "TrajectoryMatchMode",
     "TrajectoryScore",
     "TurnMatchMode",
-    "TurnStep",
-    "check_turn_fields",
 ]
 
 TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset", "in_order", "pattern"]
@@ -143,77 +141,3 @@ class Trajectory(Sequence[Message]):
 
     def __iter__(self) -> Iterator[Message]:
         return (self[index] for index in range(len(self.roles)))
-
-
-_CALL_KEYS = frozenset({"name", "args", "id", "type"})
-
-
-def _describe(value: object) -> str:
-    if value is None:
-        return "None"
-    name = type(value).__name__
-    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
-
-
-def check_turn_fields(
-    calls: object, mode: object, optional: object, path: str, mode_field: str = "mode"
-) -> None:
-    """The rules of one turn step's fields, wherever it comes from (a :class:`TurnStep` being
-    built, a dict of a JSON pattern, whose mode is ``match_mode``); errors name ``path``."""
-    if not isinstance(calls, (list, tuple)):
-        raise TypeError(f"{path}.calls is {_describe(calls)}, expected a list of tool calls")
-    for index, call in enumerate(calls):
-        at = f"{path}.calls[{index}]"
-        if not isinstance(call, Mapping):
-            raise TypeError(f'{at} is {_describe(call)}, expected a tool call {{"name": ...}}')
-        unknown = sorted(str(key) for key in call if key not in _CALL_KEYS)
-        if unknown:
-            raise ValueError(f"{at} has unknown keys {unknown}; expected name and args")
-        if not isinstance(call.get("name"), str):
-            raise TypeError(f"{at}.name is {_describe(call.get('name'))}, expected a tool name")
-        if "args" in call and not isinstance(call["args"], Mapping):
-            raise TypeError(
-                f"{at}.args is {_describe(call['args'])}, expected a JSON object (leave args "
-                "out to accept any arguments)"
-            )
-    if mode not in TURN_MODES:
-        raise ValueError(
-            f"{path}.{mode_field} is {mode!r}; expected one of {', '.join(sorted(TURN_MODES))}"
-        )
-    if not isinstance(optional, bool):
-        raise TypeError(f"{path}.optional is {_describe(optional)}, expected a bool")
-
-
-class _TurnStepFields(NamedTuple):
-    calls: list[dict[str, Any]]
-    mode: TurnMatchMode = "unordered"
-    optional: bool = False
-
-
-class TurnStep(_TurnStepFields):
-    """One expected assistant turn of a turn pattern (``trajectory_match_mode="pattern"``).
-
-    ``calls`` are tool calls ``{"name": ..., "args": ...}``; a call without ``"args"`` accepts
-    any arguments, and the name ``"*"`` any tool. ``mode``: ``"exact"`` (these calls in this
-    order), ``"unordered"`` (these calls, in any order), ``"subset"`` (only calls among
-    these), ``"superset"`` (at least these). ``optional=True``: the turn may be absent. Its
-    fields are checked when it is built.
-
-    >>> TurnStep([{"name": "search"}], optional=True)
-    TurnStep(calls=[{'name': 'search'}], mode='unordered', optional=True)
-    >>> TurnStep([{"name": 3}])
-    Traceback (most recent call last):
-    ...
-    TypeError: TurnStep.calls[0].name is an int, expected a tool name
-    """
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        calls: list[dict[str, Any]],
-        mode: TurnMatchMode = "unordered",
-        optional: bool = False,
-    ) -> TurnStep:
-        check_turn_fields(calls, mode, optional, "TurnStep")
-        return super().__new__(cls, calls, mode, optional)
