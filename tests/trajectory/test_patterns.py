@@ -491,9 +491,15 @@ def test_any_of_patterns_picks_the_best_alternative() -> None:
     assert json_form(outputs=SEARCH_LOOP, reference_outputs=reference)["score"] == 1.0
 
 
-def test_any_of_alternatives_must_all_be_patterns() -> None:
+def test_any_of_alternatives_must_all_be_patterns_or_all_messages() -> None:
     with pytest.raises(TypeError, match=r"^reference_outputs\.alternatives\[1\]\[0\] is a message"):
         PATTERN(outputs=SEARCH_LOOP, reference_outputs=AnyOf([LOOP_PATTERN, SEARCH_LOOP]))
+    with pytest.raises(
+        ValueError, match=r"^reference_outputs\.alternatives\[1\] is a turn pattern"
+    ):
+        create_trajectory_match_evaluator()(
+            outputs=SEARCH_LOOP, reference_outputs=AnyOf([SEARCH_LOOP, LOOP_PATTERN])
+        )
 
 
 def test_langsmith_evaluate_offline_with_patterns_in_the_dataset() -> None:

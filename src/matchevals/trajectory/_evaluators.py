@@ -147,17 +147,19 @@ def _compute_pattern(options: _Options, outputs: Any, reference_outputs: Any) ->
     return {"key": options.key, "score": score, "comment": comment, "metadata": metadata}
 
 
-def _read_reference(reference_outputs: Any, parsed: dict[str, Any]) -> Any:
+def _read_reference(
+    reference: Any, path: str = "reference_outputs", parsed: dict[str, Any] | None = None
+) -> Any:
     """The reference as messages; a turn pattern given to another mode says so."""
     try:
-        return read_trajectory(reference_outputs, "reference_outputs", parsed)
+        return read_trajectory(reference, path, parsed)
     except (TypeError, ValueError):
         from matchevals.trajectory._turn_patterns import is_pattern
 
-        if is_pattern(reference_outputs):
+        if is_pattern(reference):
             raise ValueError(
-                'reference_outputs is a turn pattern (TurnStep, Repeat, "*" or '
-                "{\"turns\": ...}); match it with trajectory_match_mode='pattern'"
+                f'{path} is a turn pattern (TurnStep, Repeat, "*" or {{"turns": ...}}); '
+                "match it with trajectory_match_mode='pattern'"
             ) from None
         raise
 
@@ -185,7 +187,7 @@ def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> Evaluat
     try:
         parsed: dict[str, Any] = {}  # arguments texts on both sides are parsed once
         output_messages = read_trajectory(outputs, "outputs", parsed)
-        reference_messages = _read_reference(reference_outputs, parsed)
+        reference_messages = _read_reference(reference_outputs, parsed=parsed)
         graded = options.score != "match"
         rules = options.rules.for_evaluation()  # each matcher answers each pair once
         matching = match_trajectories(
@@ -233,7 +235,7 @@ def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> E
 
 def _kind(reference: Any, path: str) -> str:
     """One alternative reference checked as a trajectory; every trajectory is of one kind."""
-    read_trajectory(reference, path)
+    _read_reference(reference, path)
     return "a trajectory"
 
 
