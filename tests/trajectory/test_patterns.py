@@ -191,8 +191,16 @@ def test_every_message_format_the_readers_accept() -> None:
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "1", "content": "r"}]},
         {"role": "assistant", "content": "done"},
     ]
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    langchain = [
+        HumanMessage("q"),
+        AIMessage("", tool_calls=[{"name": "search", "args": {"q": "a"}, "id": "1"}]),
+        ToolMessage("r", tool_call_id="1"),
+        AIMessage("done"),
+    ]
     pattern = [TurnStep([{"name": "search", "args": {"q": "a"}}]), TurnStep([], "exact")]
-    for outputs in (openai, anthropic, {"messages": openai}):
+    for outputs in (openai, anthropic, {"messages": openai}, langchain):
         assert PATTERN(outputs=outputs, reference_outputs=pattern)["score"] is True
 
 
