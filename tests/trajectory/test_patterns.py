@@ -439,6 +439,8 @@ def test_a_pattern_given_to_another_mode_and_messages_given_to_pattern_are_refus
         PATTERN(outputs=SEARCH_LOOP, reference_outputs=SEARCH_LOOP)
     with pytest.raises(TypeError, match=r"^reference_outputs is a string; with trajectory_match"):
         PATTERN(outputs=SEARCH_LOOP, reference_outputs="*")
+    with pytest.raises(TypeError, match=r"^reference_outputs is a single TurnStep; with"):
+        PATTERN(outputs=SEARCH_LOOP, reference_outputs=TurnStep([]))
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ def output_turns(trajectory: Trajectory) -> list[Turn]:
 def _is_pattern_item(item: object) -> bool:
     return (
         isinstance(item, (TurnStep, Repeat))
-        or item == WILDCARD
+        or _is_wildcard(item)
         or (isinstance(item, Mapping) and ("calls" in item or "repeat" in item))
     )
 
@@ -139,13 +139,19 @@ def _items(value: object, path: str) -> tuple[Sequence[Any], str]:
         if not isinstance(items, (list, tuple)) or isinstance(items, (TurnStep, Repeat)):
             raise TypeError(f"{path}.turns is {a_type(items)}, expected a list of turn patterns")
         return items, f"{path}.turns"
-    if isinstance(value, (TurnStep, Repeat)) or not isinstance(value, (list, tuple)):
+    if isinstance(value, (TurnStep, Repeat)):
+        raise TypeError(f"{path} is a single {type(value).__name__}; {_NEEDS_PATTERN}")
+    if not isinstance(value, (list, tuple)):
         raise TypeError(f"{path} is {a_type(value)}; {_NEEDS_PATTERN}")
     return value, path
 
 
+def _is_wildcard(item: object) -> bool:
+    return isinstance(item, str) and item == WILDCARD
+
+
 def _turn(item: object, path: str) -> ExpectedTurn:
-    if item == WILDCARD:
+    if _is_wildcard(item):
         return ExpectedTurn(None, "unordered", False, path)
     if isinstance(item, TurnStep):
         calls, mode, optional = item.calls, item.mode, item.optional
