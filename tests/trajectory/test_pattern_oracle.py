@@ -5,6 +5,7 @@ the four turn modes; strict verdicts and partial credit, and the reported alignm
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from typing import Any
 
@@ -180,3 +181,37 @@ def test_sync_and_async_give_the_same_result(
     sync = PARTIAL(outputs=messages(run), reference_outputs=pattern)
     asynchronous = asyncio.run(ASYNC_PARTIAL(outputs=messages(run), reference_outputs=pattern))
     assert sync == asynchronous
+
+
+def json_form(pattern: list[Any]) -> dict[str, Any]:
+    def turn(item: Any) -> Any:
+        if item == "*":
+            return "*"
+        return {"calls": item.calls, "match_mode": item.mode, "optional": item.optional}
+
+    turns: list[Any] = []
+    for item in pattern:
+        if isinstance(item, Repeat):
+            turns.append({"repeat": [turn(step) for step in item.steps], "min": item.min, "max": item.max})  # fmt: skip # noqa: E501
+        else:
+            turns.append(turn(item))
+    return {"turns": turns}
+
+
+@settings(max_examples=100, deadline=None)
+@given(RUNS, patterns())
+def test_the_json_form_scores_as_the_classes_and_nothing_is_mutated(
+    run: list[list[tuple[str, dict[str, Any]]]], pattern: list[Any]
+) -> None:
+    document = json.loads(json.dumps(json_form(pattern)))
+    before = json.dumps(document)
+    outputs = messages(run)
+    outputs_before = json.dumps(outputs)
+    for evaluator in (STRICT, PARTIAL):
+        from_classes = evaluator(outputs=outputs, reference_outputs=pattern)
+        from_json = evaluator(outputs=outputs, reference_outputs=document)
+        assert from_json["score"] == from_classes["score"]
+        verdicts = [turn["verdict"] for turn in from_json["metadata"]["turns"]]
+        assert verdicts == [turn["verdict"] for turn in from_classes["metadata"]["turns"]]
+    assert json.dumps(document) == before
+    assert json.dumps(outputs) == outputs_before
