@@ -15,6 +15,7 @@ the divergence (``tests/graph_trajectory/test_fast_paths.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from matchevals import _patterns
 from matchevals.graph_trajectory._reference import Loop, Reference, Step
@@ -23,8 +24,12 @@ from matchevals.graph_trajectory._superstep import COMPARATOR, difference, match
 __all__ = ["Divergence", "RunMatch", "match_pattern", "match_positional", "match_run"]
 
 
-Divergence = _patterns.Divergence[Sequence[str], Step]
-RunMatch = _patterns.RunMatch[Sequence[str], Step]
+if TYPE_CHECKING:
+    Divergence = _patterns.Divergence[Sequence[str], Step]
+    RunMatch = _patterns.RunMatch[Sequence[str], Step]
+else:  # the classes themselves: a subscripted alias costs a call through typing each time
+    Divergence = _patterns.Divergence
+    RunMatch = _patterns.RunMatch
 
 
 def match_run(
