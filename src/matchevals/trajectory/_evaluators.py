@@ -72,6 +72,10 @@ def _options(
         )
     if not isinstance(partial_credit, bool):
         raise TypeError(f"partial_credit is {partial_credit!r}, expected a bool")
+    if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
+        raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
+    if not isinstance(score, str) or score not in SCORES:
+        raise ValueError(f"score is {score!r}; expected one of {', '.join(map(repr, SCORES))}")
     if trajectory_match_mode == "pattern":
         _check_pattern_options(alignment, score, compat)
     elif partial_credit:
@@ -79,10 +83,6 @@ def _options(
             "partial_credit applies to trajectory_match_mode='pattern' only (other modes "
             "grade with score='precision' | 'recall' | 'f1')"
         )
-    if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
-        raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
-    if not isinstance(score, str) or score not in SCORES:
-        raise ValueError(f"score is {score!r}; expected one of {', '.join(map(repr, SCORES))}")
     boolean_key = f"trajectory_{trajectory_match_mode}_match"
     default_key = boolean_key if score == "match" else graded_key(boolean_key, score)
     if partial_credit:
