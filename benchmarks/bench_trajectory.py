@@ -14,6 +14,11 @@ Workloads (every result True, so both sides do the whole comparison):
 
 A second table times ``compat="openevals"`` (openevals' exact answers) beside openevals.
 
+A fourth times turn patterns (``trajectory_match_mode="pattern"``, no peer has them):
+strict matching on the same 1,000-call run against a turn-by-turn pattern and against a
+``Repeat`` loop (target: under 50 ms each), and partial credit over 200 turns against a
+200-step pattern that differs in every tenth turn and lacks one step (target: under 1 s).
+
 A third times ``in_order`` (no peer has it) on an agent run of 1,000 tool calls against the same
 turns with their calls permuted, and against every other turn of it (both True; target: under
 50 ms), with ``superset`` on the same pair beside it for scale; then, as information, the
@@ -37,7 +42,12 @@ os.environ["LANGCHAIN_TRACING_V2"] = "false"
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from openevals.trajectory.match import create_trajectory_match_evaluator as openevals_match
 
-from matchevals.trajectory import TrajectoryScore, create_trajectory_match_evaluator
+from matchevals.trajectory import (
+    Repeat,
+    TrajectoryScore,
+    TurnStep,
+    create_trajectory_match_evaluator,
+)
 
 TOOLS = ("search", "get_weather", "fetch_page", "calculator", "lookup_user")
 
@@ -215,6 +225,7 @@ def main() -> int:
         )
     print_compat(workloads)
     missed += print_in_order(rng)
+    missed += print_patterns(rng)
     return 1 if missed and "--check" in sys.argv else 0
 
 
@@ -282,6 +293,66 @@ def print_in_order(rng: random.Random) -> int:
         missed += met == "NO"
         shown = "info" if target is None else f"<{target * 1e3:.0f} ms"
         print(f"{name:<44} {fmt(superset_time)} {fmt(in_order_time)} {shown:>8}  {met}")
+    return missed
+
+
+def turn_by_turn(run: list[dict[str, Any]]) -> list[Any]:
+    """One unordered TurnStep per assistant message of ``run``, with its calls and arguments."""
+    pattern: list[Any] = []
+    for message in run:
+        if message["role"] != "assistant":
+            continue
+        calls = [
+            {"name": c["function"]["name"], "args": json.loads(c["function"]["arguments"])}
+            for c in message.get("tool_calls") or ()
+        ]
+        pattern.append(TurnStep(calls, "unordered" if calls else "exact"))
+    return pattern
+
+
+def print_patterns(rng: random.Random) -> int:
+    """Turn patterns (no peer): strict on 1,000 calls, partial credit on 200 turns; 1 per
+    missed target."""
+    sizes: list[int] = []
+    while sum(sizes) < 1000:
+        sizes.append(min(rng.randint(1, 5), 1000 - sum(sizes)))
+    run = agent_run(sizes, rng)
+    loop = [
+        Repeat([TurnStep([{"name": tool} for tool in TOOLS for _ in range(5)], "subset")]),
+        TurnStep([], "exact"),
+        TurnStep([], "exact"),
+    ]
+    short = agent_run([1] * 198, rng)
+    differing = turn_by_turn(short)
+    for index in range(0, len(differing) - 2, 10):
+        differing[index] = TurnStep([{"name": "other_tool"}])
+    del differing[len(differing) // 2]
+    strays = turn_by_turn(short)
+    for index in range(0, len(strays) - 2, 2):
+        strays[index] = TurnStep([{"name": "other_tool"}], optional=index % 4 == 0)
+    strays.insert(50, Repeat([TurnStep([{"name": "search"}])], min=0, max=20))
+    strict = create_trajectory_match_evaluator(trajectory_match_mode="pattern")
+    partial = create_trajectory_match_evaluator(
+        trajectory_match_mode="pattern", partial_credit=True
+    )
+    cases: list[tuple[str, Any, Any, Any, float]] = [
+        ("1000 calls, turn-by-turn pattern (True)", strict, run, turn_by_turn(run), 0.05),
+        ("1000 calls, Repeat loop pattern (True)", strict, run, loop, 0.05),
+        ("200 turns, partial credit (1 in 10 differ)", partial, short, differing, 1.0),
+        ("200 turns, partial credit (1 in 2 differ)", partial, short, strays, 1.0),
+    ]
+    print()
+    print(f"{'turn patterns (no peer)':<44} {'matchevals':>11} {'target':>8}  met")
+    print("-" * 70)
+    missed = 0
+    for name, evaluator, outputs, pattern, target in cases:
+        pair = {"outputs": outputs, "reference_outputs": pattern}
+        score = evaluator(**pair)["score"]
+        assert score is True or 0 < score < 1, name
+        (elapsed,) = medians(lambda: evaluator(**pair), repeats=5, budget=0.2)  # noqa: B023
+        met = "yes" if elapsed < target else "NO"
+        missed += met == "NO"
+        print(f"{name:<44} {fmt(elapsed)} {f'<{target * 1e3:.0f} ms':>8}  {met}")
     return missed
 
 

@@ -111,6 +111,11 @@ def test_every_graded_default_key_differs_from_its_boolean_one() -> None:
             evaluator(outputs=[], reference_outputs=[])["key"]
             == f"trajectory_unordered_match_{score}"
         )
+    for partial, key in ((False, "trajectory_pattern_match"), (True, "trajectory_pattern_match_partial")):  # fmt: skip # noqa: E501
+        pattern = create_trajectory_match_evaluator(
+            trajectory_match_mode="pattern", partial_credit=partial
+        )
+        assert pattern(outputs=[], reference_outputs={"turns": []})["key"] == key
 
 
 def test_every_factory_takes_feedback_key() -> None:

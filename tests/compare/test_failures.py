@@ -119,3 +119,20 @@ def test_trials_count_a_thing_failing_in_any_trial() -> None:
     passes = [{"key": "k", "score": 1, "metadata": None}]
     assert changes([passes, passes], [passes, fails]) == ({"json": ("a",)}, {})
     assert changes([passes, fails], [fails, fails]) == ({}, {})
+
+
+def test_turn_patterns_name_the_first_turn_the_pattern_did_not_accept() -> None:
+    from matchevals.trajectory import TurnStep
+
+    evaluator = create_trajectory_match_evaluator(trajectory_match_mode="pattern")
+    pattern = [TurnStep([{"name": "search"}]), TurnStep([{"name": "fetch"}]), "*"]
+
+    def ai(name: str) -> dict[str, Any]:
+        return {"role": "ai", "content": "", "tool_calls": [{"name": name, "args": {}}]}
+
+    base = evaluator(outputs=[ai("search"), ai("search"), ai("x")], reference_outputs=pattern)
+    new = evaluator(outputs=[ai("fetch")], reference_outputs=pattern)
+    newly, fixed = changes([[base]], [[new]])
+    assert (newly, fixed) == ({"tool_calls": ("turn 0 (pattern)",)}, {"tool_calls": ("turn 1 (pattern)",)})  # fmt: skip # noqa: E501
+    passing = evaluator(outputs=[ai("search"), ai("fetch"), ai("x")], reference_outputs=pattern)
+    assert failing([passing]) == {"json": set(), "tool_calls": set(), "supersteps": set(), "results": set()}  # fmt: skip # noqa: E501

@@ -221,7 +221,9 @@ def test_async_twin_gives_the_same_result() -> None:
 
 
 def test_bad_options_are_refused_when_the_evaluator_is_built() -> None:
-    with pytest.raises(ValueError, match=r"or `superset`, or matchevals' `in_order`\."):
+    with pytest.raises(
+        ValueError, match=r"or `superset`, or matchevals' `in_order` or `pattern`\."
+    ):
         create_trajectory_match_evaluator(trajectory_match_mode="in-order")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="openevals does not have; drop compat='openevals'"):
         in_order(compat="openevals")

@@ -164,7 +164,8 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "how the output's tool calls must cover the reference's: strict (the same calls in the "
         "same order), unordered (the same calls, any order), subset (no call the reference "
         "lacks), superset (every call of the reference, extras allowed), in_order (every call "
-        "of the reference, its turns in order, extras allowed)",
+        "of the reference, its turns in order, extras allowed), pattern (the reference is a "
+        'turn pattern {"turns": [...]} matched against the assistant turns)',
         "--trajectory-match-mode superset",
     ),
     "tool_args_match_mode": OptionHelp(
@@ -185,6 +186,11 @@ TRAJECTORY_OPTION_HELP: dict[str, OptionHelp] = {
         "--score f1",
     ),
     "any_of_key": _ANY_OF_KEY,
+    "partial_credit": OptionHelp(
+        "with --trajectory-match-mode pattern: score each example in [0, 1] by its best "
+        "alignment to the turn pattern, instead of True/False",
+        "--trajectory-match-mode pattern --partial-credit",
+    ),
 }
 
 COMMON_HELP: dict[str, OptionHelp] = {

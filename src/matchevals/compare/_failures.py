@@ -1,6 +1,7 @@
 """What fails in an example, read from its results' own data: json_match's
 ``metadata["mismatches"]`` (a path each), trajectory match's mismatches (a tool call, an
-argument, a message each), graph runs' ``metadata["runs"][i]["verdicts"]`` (a superstep each),
+argument, a message each), turn patterns' ``metadata["divergence"]`` (the first turn the
+pattern did not accept), graph runs' ``metadata["runs"][i]["verdicts"]`` (a superstep each),
 and, for any other result below 1 (a judge, a graded key), the result's key. Comments are
 never read.
 
@@ -57,6 +58,10 @@ def failing(results: Sequence[Mapping[str, Any]]) -> dict[str, set[str]]:
                         category, label = _mismatch_label(mismatch)
                         found[category].add(label)
                         itemized = True
+            divergence = metadata.get("divergence")
+            if metadata.get("mode") == "pattern" and isinstance(divergence, Mapping):
+                found["tool_calls"].add(f"turn {divergence.get('turn')} (pattern)")
+                itemized = True
             runs = metadata.get("runs")
             if isinstance(runs, list):
                 labels = set(_superstep_labels(runs))

@@ -172,5 +172,5 @@ def _plain_pairs(
     return pairs
 
 
-def _same(actual: Sequence[str], step: Step | Loop) -> bool:
+def _same(actual: Sequence[str], step: Step | Loop[Step]) -> bool:
     return isinstance(step, Step) and matches(actual, step.nodes, step.mode)

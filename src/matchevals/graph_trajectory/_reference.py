@@ -1,6 +1,7 @@
 """Runs and references as the matchers see them: checked, failing early with messages that name
 the bad path, and read into the reference model (:class:`Reference` of :class:`Step` and
-:class:`Loop`) that matching and explanations share.
+:class:`Loop`, the shared pattern engine's validated ``Repeat``) that matching and explanations
+share.
 
 Nothing here copies or mutates the caller's lists: runs keep their own ``steps`` list, and
 references are read into small :class:`Step` / :class:`Loop` objects only when they are not
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from matchevals._patterns import Loop
 from matchevals.graph_trajectory._types import (
     MODES,
     GraphTrajectoryMatchMode,
@@ -57,16 +59,6 @@ class Step:
 
 
 @dataclass(slots=True)
-class Loop:
-    """A validated :class:`Repeat`: its body repeats ``min`` to ``max`` (None: any) times."""
-
-    body: tuple[Step, ...]
-    min: int
-    max: int | None
-    path: str
-
-
-@dataclass(slots=True)
 class Reference:
     """A validated reference run. ``plain`` holds the caller's list when every step is a bare
     list of node names (all unordered, no patterns); ``elements`` is then built on demand."""
@@ -74,10 +66,10 @@ class Reference:
     path: str
     results: Any
     plain: Sequence[Sequence[str]] | None
-    _elements: list[Step | Loop] | None = field(default=None, repr=False)
+    _elements: list[Step | Loop[Step]] | None = field(default=None, repr=False)
 
     @property
-    def elements(self) -> list[Step | Loop]:
+    def elements(self) -> list[Step | Loop[Step]]:
         if self._elements is None:
             assert self.plain is not None
             steps = self.path + ".steps"
@@ -262,7 +254,7 @@ def read_reference(value: object, path: str) -> Reference:
     if set(map(type, steps)) <= _LIST:
         _check_names(steps, path)
         return Reference(path, results, steps)
-    elements: list[Step | Loop] = []
+    elements: list[Step | Loop[Step]] = []
     for index, item in enumerate(steps):
         item_path = f"{path}.steps[{index}]"
         if isinstance(item, Repeat) or (isinstance(item, Mapping) and "repeat" in item):
@@ -295,7 +287,7 @@ def _step(item: object, path: str) -> Step:
     return Step(nodes, mode, optional, path)
 
 
-def _loop(item: object, path: str) -> Loop:
+def _loop(item: object, path: str) -> Loop[Step]:
     if isinstance(item, Repeat):
         body, low, high = item.steps, item.min, item.max
     else:

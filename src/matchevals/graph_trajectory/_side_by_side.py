@@ -44,7 +44,7 @@ def _step_cell(step: Step) -> str:
     return _cell(step.nodes, step.mode, step.optional)
 
 
-def _reference_cell(element: Step | Loop) -> str:
+def _reference_cell(element: Step | Loop[Step]) -> str:
     """A step's cell, or ``repeat([a], [t]) ×1..`` for a Repeat."""
     if isinstance(element, Step):
         return _step_cell(element)
@@ -52,10 +52,10 @@ def _reference_cell(element: Step | Loop) -> str:
     return f"repeat({inner}) ×{element.min}..{'' if element.max is None else element.max}"
 
 
-def _resolve(elements: Sequence[Step | Loop], path: str) -> Step | Loop:
+def _resolve(elements: Sequence[Step | Loop[Step]], path: str) -> Step | Loop[Step]:
     """The reference element a path like ``reference_outputs.steps[0].steps[1]`` names."""
-    element: Step | Loop | None = None
-    container: Sequence[Step | Loop] = elements
+    element: Step | Loop[Step] | None = None
+    container: Sequence[Step | Loop[Step]] = elements
     for index in (int(match) for match in _INDEX.findall(path)):
         element = container[index]
         if isinstance(element, Loop):
@@ -87,7 +87,7 @@ class TrajectoryRow:
     first_divergence: bool
 
 
-def _step_parts(element: Step | Loop) -> tuple[tuple[str, ...] | None, str | None]:
+def _step_parts(element: Step | Loop[Step]) -> tuple[tuple[str, ...] | None, str | None]:
     """A step's nodes and mode (None for a Repeat, which is no single step)."""
     if isinstance(element, Loop):
         return None, None

@@ -20,13 +20,21 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from matchevals._patterns import Comparator
 from matchevals.graph_trajectory._reference import WILDCARD, Step
 from matchevals.graph_trajectory._types import GraphTrajectoryMatchMode
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Difference", "difference", "matches", "similarity", "similarity_table"]
+__all__ = [
+    "COMPARATOR",
+    "Difference",
+    "difference",
+    "matches",
+    "similarity",
+    "similarity_table",
+]
 
 Difference = tuple[list[str], list[str]]
 
@@ -175,3 +183,31 @@ def difference(
     if mode == "superset":
         return missing, []
     return missing, extra
+
+
+def _step_matches(actual: Sequence[str], step: Step) -> bool:
+    return matches(actual, step.nodes, step.mode)
+
+
+def _step_similarity(actual: Sequence[str], step: Step) -> float:
+    return similarity(actual, step.nodes, step.mode)
+
+
+def _step_difference(actual: Sequence[str] | None, step: Step) -> Difference:
+    if actual is None:  # the run ended: the step's nodes are missing, as written
+        return list(step.nodes), []
+    return difference(actual, step.nodes, step.mode)
+
+
+def _step_content(step: Step) -> tuple[tuple[str, ...], str]:
+    return tuple(step.nodes), step.mode
+
+
+COMPARATOR: Comparator[Sequence[str], Step] = Comparator(
+    _step_matches, _step_similarity, _step_difference, _step_content, similarity_table
+)
+"""Supersteps of node names against reference steps, for the shared pattern engine.
+
+>>> COMPARATOR.similarity(["a", "b"], Step(["a"], "superset", False, "r"))
+1.0
+"""

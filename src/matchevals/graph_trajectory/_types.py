@@ -60,16 +60,20 @@ def check_step_fields(nodes: object, mode: object, optional: object, path: str) 
         raise TypeError(f"{path}.optional is {describe(optional)}, expected a bool")
 
 
-def check_repeat_fields(body: object, low: object, high: object, path: str) -> None:
-    """The rules of a ``Repeat``'s own fields (its steps' fields are checked as steps)."""
+def check_repeat_fields(
+    body: object, low: object, high: object, path: str, field: str = "steps"
+) -> None:
+    """The rules of a ``Repeat``'s own fields (its steps' fields are checked as steps);
+    ``field`` names the body in errors (``repeat`` in a turn pattern's JSON form)."""
     if not isinstance(body, (list, tuple)):
-        raise TypeError(f"{path}.steps is {describe(body)}, expected a list of reference steps")
+        raise TypeError(f"{path}.{field} is {describe(body)}, expected a list of reference steps")
     if not body:
-        raise ValueError(f"{path}.steps is empty; a Repeat needs at least one step")
+        raise ValueError(f"{path}.{field} is empty; a Repeat needs at least one step")
     for index, item in enumerate(body):
         if isinstance(item, Repeat) or (isinstance(item, Mapping) and "repeat" in item):
             raise ValueError(
-                f"{path}.steps[{index}] is a Repeat inside a Repeat; nested Repeat is not supported"
+                f"{path}.{field}[{index}] is a Repeat inside a Repeat; nested Repeat is not "
+                "supported"
             )
     if type(low) is not int:
         raise TypeError(f"{path}.min is {describe(low)}, expected an int")
@@ -117,7 +121,7 @@ class ReferenceStep(_ReferenceStepFields):
 
 
 class _RepeatFields(NamedTuple):
-    steps: list[ReferenceStep | list[str]]
+    steps: list[Any]
     min: int = 1
     max: int | None = None
 
@@ -125,9 +129,10 @@ class _RepeatFields(NamedTuple):
 class Repeat(_RepeatFields):
     """A sequence of reference steps that repeats between ``min`` and ``max`` times (None: no cap).
 
-    Its steps are bare lists or :class:`ReferenceStep` (optional ones included). Its fields are
-    checked when it is built: a Repeat inside a Repeat, an empty Repeat, ``min`` below 0 or
-    ``max`` below ``max(min, 1)`` are a ``ValueError``.
+    In a graph reference its steps are bare lists or :class:`ReferenceStep` (optional ones
+    included); in a turn pattern (``matchevals.trajectory``) they are ``TurnStep`` or ``"*"``.
+    Its fields are checked when it is built: a Repeat inside a Repeat, an empty Repeat, ``min``
+    below 0 or ``max`` below ``max(min, 1)`` are a ``ValueError``.
 
     >>> agent_loop = Repeat([["agent"], ["tools"]], min=1)
     >>> Repeat([Repeat([["agent"]])])
@@ -138,9 +143,7 @@ class Repeat(_RepeatFields):
 
     __slots__ = ()
 
-    def __new__(
-        cls, steps: list[ReferenceStep | list[str]], min: int = 1, max: int | None = None
-    ) -> Repeat:
+    def __new__(cls, steps: list[Any], min: int = 1, max: int | None = None) -> Repeat:
         check_repeat_fields(steps, min, max, "Repeat")
         for index, step in enumerate(steps):
             if isinstance(step, list):

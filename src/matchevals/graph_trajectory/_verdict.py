@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from matchevals._patterns import either, names
 from matchevals._types import EvaluatorResult
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
 from matchevals.graph_trajectory._partial import partial_credit
@@ -137,35 +138,8 @@ def _were(count: int) -> str:
     return "1 was" if count == 1 else f"{count} were"
 
 
-_NAME_LIMIT = 60
-_NAMES_SHOWN = 20
-
-
-def _names(nodes: Sequence[str]) -> str:
-    """Node names for a comment: at most ``_NAMES_SHOWN``, each cut to ``_NAME_LIMIT`` chars, so
-    a comment stays one readable sentence whatever the run holds (metadata keeps them all)."""
-    shown = [
-        name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 1] + "…"
-        for name in nodes[:_NAMES_SHOWN]
-    ]
-    if len(nodes) > _NAMES_SHOWN:
-        shown.append(f"… {len(nodes) - _NAMES_SHOWN} more")
-    return ", ".join(shown)
-
-
 def _nodes(nodes: Sequence[str] | None) -> str:
-    return "[" + _names(nodes or ()) + "]"
-
-
-_ALTERNATIVES_SHOWN = 5
-
-
-def _either(options: Sequence[str]) -> str:
-    """``a or b or c``, at most ``_ALTERNATIVES_SHOWN`` of them (a reference with thousands of
-    optional steps must not make a comment of thousands of alternatives)."""
-    shown = " or ".join(options[:_ALTERNATIVES_SHOWN])
-    hidden = len(options) - _ALTERNATIVES_SHOWN
-    return f"{shown} or {hidden} more" if hidden > 0 else shown
+    return "[" + names(nodes or ()) + "]"
 
 
 def _steps(steps: Sequence[Step]) -> str:
@@ -173,8 +147,8 @@ def _steps(steps: Sequence[Step]) -> str:
     groups: dict[tuple[tuple[str, ...], str], list[str]] = {}
     for step in steps:
         groups.setdefault((tuple(step.nodes), step.mode), []).append(step.path)
-    return _either(
-        [f"{_nodes(nodes)} ({mode}, {_either(paths)})" for (nodes, mode), paths in groups.items()]
+    return either(
+        [f"{_nodes(nodes)} ({mode}, {either(paths)})" for (nodes, mode), paths in groups.items()]
     )
 
 
@@ -210,15 +184,15 @@ def _comment(pair: Pair, verdict: RunMatch, check: ResultsCheck | None) -> str:
     if len({(tuple(s.nodes), s.mode) for s in divergence.expected}) > 1:
         expected = _steps(divergence.expected)
         return f"{run} left the reference pattern at {where}: expected {expected}, got {actual}"
-    paths = _either([s.path for s in divergence.expected])
+    paths = either([s.path for s in divergence.expected])
     lead = f"{run} left the reference pattern at {where}" if pattern else f"{run}, {where}"
     sentence = f"{lead} ({step.mode}, {paths}): expected {_nodes(step.nodes)}, got {actual}"
     if divergence.missing or divergence.extra:
         parts = []
         if divergence.missing:
-            parts.append("missing " + _names(divergence.missing))
+            parts.append("missing " + names(divergence.missing))
         if divergence.extra:
-            parts.append("extra " + _names(divergence.extra))
+            parts.append("extra " + names(divergence.extra))
         sentence += "; " + "; ".join(parts)
     elif step.mode == "exact":
         sentence += "; same nodes in a different order"

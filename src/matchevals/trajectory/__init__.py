@@ -13,7 +13,7 @@ calls by a maximum matching, explains every failure, and grades on request.
 True
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchevals._any_of import AnyOf
 from matchevals._peers import peer_getattr
@@ -23,6 +23,7 @@ from matchevals.trajectory._evaluators import (
     create_trajectory_match_evaluator,
     create_trajectory_rules_evaluator,
 )
+from matchevals.trajectory._turn_step import TurnStep
 from matchevals.trajectory._types import (
     Alignment,
     ArgsMatcher,
@@ -30,16 +31,23 @@ from matchevals.trajectory._types import (
     ToolArgsOverride,
     TrajectoryMatchMode,
     TrajectoryScore,
+    TurnMatchMode,
 )
+
+if TYPE_CHECKING:  # one class with graph references, imported on first use (import stays light)
+    from matchevals.graph_trajectory import Repeat
 
 __all__ = [
     "Alignment",
     "AnyOf",
     "ArgsMatcher",
+    "Repeat",
     "ToolArgsMatchMode",
     "ToolArgsOverride",
     "TrajectoryMatchMode",
     "TrajectoryScore",
+    "TurnMatchMode",
+    "TurnStep",
     "create_async_trajectory_llm_as_judge",
     "create_async_trajectory_match_evaluator",
     "create_async_trajectory_rules_evaluator",
@@ -49,6 +57,7 @@ __all__ = [
 ]
 
 for _public in (
+    TurnStep,
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
     create_async_trajectory_rules_evaluator,
@@ -62,5 +71,6 @@ __getattr__: Any = peer_getattr(
     {
         "create_trajectory_llm_as_judge": "matchevals.trajectory.llm",
         "create_async_trajectory_llm_as_judge": "matchevals.trajectory.llm",
+        "Repeat": "matchevals.graph_trajectory",
     },
 )

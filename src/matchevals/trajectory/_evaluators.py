@@ -57,6 +57,7 @@ class _Options:
     key: str
     quiet: bool  # some matcher is an evaluator: keep its own tracing out of our run
     compat: CompatRules | None = None  # compat="openevals": openevals' answer, nothing more
+    partial: bool = False  # pattern mode: the best alignment's score
 
 
 def _options(
@@ -67,18 +68,31 @@ def _options(
     score: Any,
     feedback_key: Any = None,
     compat: Any = None,
+    partial_credit: Any = False,
 ) -> _Options:
     if not isinstance(trajectory_match_mode, str) or trajectory_match_mode not in MODES:
         raise ValueError(
             f"Invalid trajectory match type: `{trajectory_match_mode}`. Must be one of "
-            "`strict`, `unordered`, `subset`, or `superset`, or matchevals' `in_order`."
+            "`strict`, `unordered`, `subset`, or `superset`, or matchevals' `in_order` or "
+            "`pattern`."
         )
+    if not isinstance(partial_credit, bool):
+        raise TypeError(f"partial_credit is {partial_credit!r}, expected a bool")
     if not isinstance(alignment, str) or alignment not in ALIGNMENTS:
         raise ValueError(f"alignment is {alignment!r}; expected 'optimal' or 'greedy'")
     if not isinstance(score, str) or score not in SCORES:
         raise ValueError(f"score is {score!r}; expected one of {', '.join(map(repr, SCORES))}")
+    if trajectory_match_mode == "pattern":
+        _check_pattern_options(alignment, score, compat)
+    elif partial_credit:
+        raise ValueError(
+            "partial_credit applies to trajectory_match_mode='pattern' only (other modes "
+            "grade with score='precision' | 'recall' | 'f1')"
+        )
     boolean_key = f"trajectory_{trajectory_match_mode}_match"
     default_key = boolean_key if score == "match" else graded_key(boolean_key, score)
+    if partial_credit:
+        default_key = f"{boolean_key}_partial"
     key = check_feedback_key(feedback_key, default_key)
     if compat is not None and trajectory_match_mode == "in_order":
         raise ValueError(
@@ -94,7 +108,66 @@ def _options(
         isinstance(rule, MatcherArgs) and rule.keywords
         for rule in (rules.default, *rules.overrides.values())
     )
-    return _Options(trajectory_match_mode, rules, alignment, score, key, quiet)
+    return _Options(
+        trajectory_match_mode, rules, alignment, score, key, quiet, partial=partial_credit
+    )
+
+
+def _check_pattern_options(alignment: Any, score: Any, compat: Any) -> None:
+    """Options without a meaning for turn patterns are refused, not ignored."""
+    if compat is not None:
+        raise ValueError(
+            "trajectory_match_mode='pattern' is a matchevals mode openevals does not have; "
+            "drop compat='openevals'"
+        )
+    if score != "match":
+        raise ValueError(
+            f"score={score!r} grades a pairing of calls, which turn patterns do not make; "
+            "use partial_credit=True for a graded pattern match"
+        )
+    if alignment != "optimal":
+        raise ValueError(
+            f"alignment={alignment!r} does not apply to trajectory_match_mode='pattern' "
+            "(calls within a turn are always paired by a maximum matching)"
+        )
+
+
+def _compute_pattern(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
+    # pattern mode's modules (and the graph package's Repeat) load when a pattern is scored
+    from matchevals.trajectory._pattern_verdict import score_pattern
+    from matchevals.trajectory._turn_compare import turn_comparator
+    from matchevals.trajectory._turn_patterns import output_turns, read_pattern
+
+    elements = read_pattern(reference_outputs, "reference_outputs")
+    turns = output_turns(read_trajectory(outputs, "outputs"))
+    comparator = turn_comparator(options.rules.for_evaluation())
+    try:
+        score, comment, metadata = score_pattern(
+            turns, elements, comparator, partial=options.partial
+        )
+    except RecursionError:
+        raise ValueError(
+            "outputs or reference_outputs hold tool arguments nested too deeply (or containing "
+            "themselves) to compare"
+        ) from None
+    return {"key": options.key, "score": score, "comment": comment, "metadata": metadata}
+
+
+def _read_reference(
+    reference: Any, path: str = "reference_outputs", parsed: dict[str, Any] | None = None
+) -> Any:
+    """The reference as messages; a turn pattern given to another mode says so."""
+    try:
+        return read_trajectory(reference, path, parsed)
+    except (TypeError, ValueError):
+        from matchevals.trajectory._turn_patterns import is_pattern
+
+        if is_pattern(reference):
+            raise ValueError(
+                f'{path} is a turn pattern (TurnStep, Repeat, "*" or {{"turns": ...}}); '
+                "match it with trajectory_match_mode='pattern'"
+            ) from None
+        raise
 
 
 def _compat_rules(
@@ -115,10 +188,12 @@ def _compute(options: _Options, outputs: Any, reference_outputs: Any) -> Evaluat
     if options.compat is not None:
         answer = compat_match(outputs, reference_outputs, options.mode, options.compat)
         return {"key": options.key, "score": answer, "comment": None, "metadata": None}
+    if options.mode == "pattern":
+        return _compute_pattern(options, outputs, reference_outputs)
     try:
         parsed: dict[str, Any] = {}  # arguments texts on both sides are parsed once
         output_messages = read_trajectory(outputs, "outputs", parsed)
-        reference_messages = read_trajectory(reference_outputs, "reference_outputs", parsed)
+        reference_messages = _read_reference(reference_outputs, parsed=parsed)
         graded = options.score != "match"
         rules = options.rules.for_evaluation()  # each matcher answers each pair once
         matching = match_trajectories(
@@ -166,8 +241,16 @@ def _quiet_compute(options: _Options, outputs: Any, reference_outputs: Any) -> E
 
 def _kind(reference: Any, path: str) -> str:
     """One alternative reference checked as a trajectory; every trajectory is of one kind."""
-    read_trajectory(reference, path)
+    _read_reference(reference, path)
     return "a trajectory"
+
+
+def _pattern_kind(reference: Any, path: str) -> str:
+    """One alternative reference checked as a turn pattern."""
+    from matchevals.trajectory._turn_patterns import read_pattern
+
+    read_pattern(reference, path)
+    return "a turn pattern"
 
 
 async def _acompute(options: _Options, outputs: Any, reference_outputs: Any) -> EvaluatorResult:
@@ -190,6 +273,7 @@ def create_trajectory_match_evaluator(
     feedback_key: str | None = None,
     compat: Literal["openevals"] | None = None,
     any_of_key: str | None = None,
+    partial_credit: bool = False,
 ) -> Callable[..., EvaluatorResult]:
     """Create an evaluator matching an agent's messages and tool calls against a reference.
 
@@ -201,6 +285,8 @@ def create_trajectory_match_evaluator(
     - ``trajectory_match_mode="in_order"``: every reference call has its own compatible output
       call and the reference's turns (messages with calls; calls within one are concurrent)
       keep their order in the outputs; extra output calls are fine anywhere.
+    - ``trajectory_match_mode="pattern"``: a turn pattern (``TurnStep``, ``Repeat``, ``"*"``)
+      against the output's assistant turns; ``partial_credit=True`` scores its best alignment.
     - ``tool_args_match_overrides`` also takes, per tool, a dict of json_match options
       (``{"comparators": {"city": comparators.text()}}``) or an evaluator called
       ``evaluator(outputs=output_args, reference_outputs=reference_args)``.
@@ -228,12 +314,13 @@ def create_trajectory_match_evaluator(
         score,
         feedback_key,
         compat,
+        partial_credit,
     )
     return evaluator(
         options.key,
         partial(_compute, options),
         traced=partial(_quiet_compute, options),
-        kind=_kind,
+        kind=_pattern_kind if options.mode == "pattern" else _kind,
         any_of_key=check_any_of_key(any_of_key),
     )
 
@@ -248,6 +335,7 @@ def create_async_trajectory_match_evaluator(
     feedback_key: str | None = None,
     compat: Literal["openevals"] | None = None,
     any_of_key: str | None = None,
+    partial_credit: bool = False,
 ) -> Callable[..., Awaitable[EvaluatorResult]]:
     """The async twin of :func:`create_trajectory_match_evaluator`; same result for every input.
 
@@ -267,13 +355,14 @@ def create_async_trajectory_match_evaluator(
         score,
         feedback_key,
         compat,
+        partial_credit,
     )
     return evaluator(
         options.key,
         partial(_acompute, options),
         asynchronous=True,
         traced=partial(_quiet_acompute, options),
-        kind=_kind,
+        kind=_pattern_kind if options.mode == "pattern" else _kind,
         any_of_key=check_any_of_key(any_of_key),
     )
 

@@ -6,7 +6,10 @@ evaluator wrote: its mode, pairing, calls and mismatches), shared by
 the evaluator paired, nothing is matched again here:
 
 - ``strict`` mode: the messages, expected beside actual, each with its tool calls below it;
-- the other modes: the tool calls, in reference order, each beside its partner.
+- the other modes: the tool calls, in reference order, each beside its partner;
+- ``pattern`` mode: the output's turns, each beside the reference step it matched (``DIFF`` at
+  the first turn the pattern does not accept, ``unchecked`` after it, ``missing`` for a step
+  the pattern still expected when the turns ran out).
 
 A call paired with its partner is ``ok``; two calls of one tool whose arguments differ (the pair
 the explanation chose) are ``DIFF`` with the differing argument paths; a call without a partner
@@ -53,12 +56,11 @@ def is_trajectory_result(result: Any) -> bool:
     False
     """
     metadata = result.get("metadata") if isinstance(result, Mapping) else None
-    return (
-        isinstance(metadata, Mapping)
-        and metadata.get("mode") in MODES
-        and isinstance(metadata.get("pairing"), list)
-        and isinstance(metadata.get("calls"), Mapping)
-    )
+    if not isinstance(metadata, Mapping) or metadata.get("mode") not in MODES:
+        return False
+    if metadata["mode"] == "pattern":
+        return isinstance(metadata.get("turns"), list)
+    return isinstance(metadata.get("pairing"), list) and isinstance(metadata.get("calls"), Mapping)
 
 
 def _mode(result: Mapping[str, Any]) -> str:
@@ -185,6 +187,39 @@ def _calls_rows(metadata: Mapping[str, Any], mode: str, graded: bool) -> list[_R
     )
 
 
+_TURN_VERDICTS = {"match": "ok", "mismatch": "DIFF", "unchecked": "unchecked"}
+
+
+def _pattern_rows(metadata: Mapping[str, Any]) -> list[_Row]:
+    """Each output turn beside the reference step it matched; a step still expected when the
+    turns ran out, as missing."""
+    rows = []
+    divergence = metadata.get("divergence") or {}
+    for turn in metadata["turns"]:
+        source = _SOURCE.search(str(turn.get("outputs", "")))
+        calls = ", ".join(map(str, turn.get("calls") or ())) or "(no calls)"
+        actual = f"[{source.group(1) if source else '?'}] {calls}"
+        verdict = str(turn.get("verdict"))
+        expected = turn.get("reference") or "—"
+        if verdict == "mismatch" and divergence.get("expected"):
+            expected = _expected_steps(divergence["expected"])
+        rows.append(
+            _Row(expected, actual, _TURN_VERDICTS.get(verdict, verdict), verdict != "match")
+        )
+    if divergence and divergence.get("actual") is None and divergence.get("expected"):
+        rows.append(_Row(_expected_steps(divergence["expected"]), "—", "missing", True))
+    return rows
+
+
+def _expected_steps(steps: Sequence[Mapping[str, Any]]) -> str:
+    """``[a(any args)] (unordered)`` for one expected step, or how many alternatives."""
+    if len(steps) > 1:
+        return f"one of {len(steps)} steps"
+    calls = steps[0].get("calls")
+    shown = "*" if calls is None else "[" + ", ".join(map(str, calls)) + "]"
+    return f"{shown} ({steps[0].get('match_mode')})"
+
+
 def _message_text(message: Mapping[str, Any] | None) -> str:
     if message is None:
         return "—"
@@ -291,12 +326,15 @@ def trajectory_table(result: Mapping[str, Any], limit: int = MAX_ROWS) -> list[s
     metadata = result["metadata"]
     mode = _mode(result)
     graded = not isinstance(result.get("score"), bool)
-    if mode == "strict" and isinstance(metadata.get("message_pairing"), list):
+    if mode == "pattern":
+        rows = _pattern_rows(metadata)
+    elif mode == "strict" and isinstance(metadata.get("message_pairing"), list):
         rows = _messages_rows(metadata)
     else:
         rows = _calls_rows(metadata, mode, graded)
     if not rows:
-        return ["    (no messages on either side)" if mode == "strict" else "    (no tool calls)"]
+        empty = {"strict": "no messages on either side", "pattern": "no turns"}
+        return [f"    ({empty.get(mode, 'no tool calls')})"]
     shown = _fold(rows, limit)
     table = [row for row in shown if isinstance(row, _Row)]
     indent = {True: "    ", False: ""}
@@ -325,7 +363,9 @@ def _score_line(result: Mapping[str, Any], threshold: float | None) -> str:
     head = f"{result['key']} = {result['score']!r}"
     if threshold is not None:
         head += f", below the threshold {threshold}"
-    if not isinstance(result.get("score"), bool) and isinstance(metadata, Mapping):
+    if not isinstance(result.get("score"), bool) and metadata.get("mode") == "pattern":
+        head += f" (the pattern match is {metadata.get('match')!r})"
+    elif not isinstance(result.get("score"), bool) and isinstance(metadata, Mapping):
         grades = ", ".join(
             f"{name} {metadata[name]:.3g}"
             for name in ("precision", "recall", "f1")

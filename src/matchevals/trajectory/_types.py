@@ -21,9 +21,10 @@ __all__ = [
     "Trajectory",
     "TrajectoryMatchMode",
     "TrajectoryScore",
+    "TurnMatchMode",
 ]
 
-TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset", "in_order"]
+TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset", "in_order", "pattern"]
 """How two trajectories must correspond (see :func:`create_trajectory_match_evaluator`)."""
 
 ToolArgsMatchMode = Literal["exact", "ignore", "subset", "superset"]
@@ -41,7 +42,20 @@ ArgsMatcher = Callable[[dict[str, Any], dict[str, Any]], bool]
 ToolArgsOverride = ToolArgsMatchMode | Sequence[str] | ArgsMatcher | Mapping[str, Any]
 """A mode, a list of dotted keys, a matcher or evaluator, or a dict of json_match options."""
 
-MODES: tuple[TrajectoryMatchMode, ...] = ("strict", "unordered", "subset", "superset", "in_order")
+TurnMatchMode = Literal["exact", "unordered", "subset", "superset"]
+"""How one assistant turn's tool calls must correspond to a :class:`TurnStep`'s."""
+
+MODES: tuple[TrajectoryMatchMode, ...] = (
+    "strict",
+    "unordered",
+    "subset",
+    "superset",
+    "in_order",
+    "pattern",
+)
+TURN_MODES: tuple[TurnMatchMode, ...] = ("exact", "unordered", "subset", "superset")
+WILDCARD = "*"
+"""A tool name matching any tool (any arguments), and, as a turn pattern, any one turn."""
 ARGS_MODES: tuple[ToolArgsMatchMode, ...] = ("exact", "ignore", "subset", "superset")
 ALIGNMENTS: tuple[Alignment, ...] = ("optimal", "greedy")
 SCORES: tuple[TrajectoryScore, ...] = ("match", "precision", "recall", "f1")

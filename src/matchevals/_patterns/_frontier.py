@@ -13,8 +13,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from matchevals.graph_trajectory._positions import Position
-from matchevals.graph_trajectory._reference import Step
+from matchevals._patterns._elements import PatternStep
+from matchevals._patterns._positions import Position
 
 __all__ = ["Entry", "Frontier"]
 
@@ -34,7 +34,7 @@ class Entry:
     similarity: float
     back: Entry | None
     superstep: int
-    step: Step | None
+    step: PatternStep | None
     score: float
     alive: bool = True
 

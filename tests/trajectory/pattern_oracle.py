@@ -1,0 +1,156 @@
+"""Turn patterns by exhaustive search, written from their documented definition alone.
+
+Every path a small pattern allows (each optional turn present or absent, each Repeat run every
+allowed number of times), every alignment of the output's turns to each path, each scored
+``(summed similarity) / max(turns, path steps)``; the best is the partial credit, and the
+strict match passes exactly when some path has as many steps as there are turns, each one
+matched. Turn similarity is recomputed by brute force (every assignment of calls), with exact
+argument equality: nothing comes from the production code. A Repeat without ``max`` runs at
+most ``max(min, turns) + 1`` times (more iterations than pairs never help).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from matchevals.trajectory import Repeat, TurnStep
+
+Call = tuple[str, Any]  # (name, args as a sorted tuple of items); expected: name "*", args None
+WILDCARD = "*"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    path: str
+    calls: tuple[Call, ...] | None  # None: "*", any turn
+    mode: str
+
+
+def frozen(args: dict[str, Any] | None) -> Any:
+    return None if args is None else tuple(sorted(args.items()))
+
+
+def fits(actual: Call, expected: Call) -> bool:
+    name, args = expected
+    return (name == WILDCARD) or (actual[0] == name and (args is None or actual[1] == args))
+
+
+def most_pairs(actual: Sequence[Call], expected: Sequence[Call]) -> int:
+    """The most one-to-one pairs of fitting calls, by trying every assignment."""
+    for size in range(min(len(actual), len(expected)), 0, -1):
+        for chosen in itertools.combinations(range(len(expected)), size):
+            for targets in itertools.permutations(range(len(actual)), size):
+                if all(fits(actual[a], expected[e]) for e, a in zip(chosen, targets, strict=True)):
+                    return size
+    return 0
+
+
+def common_subsequence(actual: Sequence[Call], expected: Sequence[Call]) -> int:
+    """The longest sequence of fitting calls in order, by trying every subsequence."""
+    for size in range(min(len(actual), len(expected)), 0, -1):
+        for chosen in itertools.combinations(expected, size):
+            remaining = iter(actual)
+            if all(any(fits(got, want) for got in remaining) for want in chosen):
+                return size
+    return 0
+
+
+@functools.cache
+def turn_similarity(
+    actual: tuple[Call, ...], expected: tuple[Call, ...] | None, mode: str
+) -> float:
+    if expected is None:
+        return 1.0
+    if mode == "exact":
+        longest = max(len(actual), len(expected))
+        return 1.0 if longest == 0 else common_subsequence(actual, expected) / longest
+    paired = most_pairs(actual, expected)
+    if mode == "unordered":
+        union = len(actual) + len(expected) - paired
+        return 1.0 if union == 0 else paired / union
+    if mode == "subset":
+        return 1.0 if not actual else paired / len(actual)
+    assert mode == "superset"
+    return 1.0 if not expected else paired / len(expected)
+
+
+def _step(item: Any, path: str) -> tuple[PathStep, bool]:
+    if item == WILDCARD:
+        return PathStep(path, None, "unordered"), False
+    assert isinstance(item, TurnStep)
+    calls = tuple((call["name"], frozen(call.get("args"))) for call in item.calls)
+    return PathStep(path, calls, item.mode), item.optional
+
+
+def _one_pass(items: Sequence[Any], path: str) -> set[tuple[PathStep, ...]]:
+    found: set[tuple[PathStep, ...]] = {()}
+    for index, item in enumerate(items):
+        step, optional = _step(item, f"{path}[{index}]")
+        grown = {(*prefix, step) for prefix in found}
+        found = grown | found if optional else grown
+    return found
+
+
+def paths(pattern: Sequence[Any], turns: int) -> set[tuple[PathStep, ...]]:
+    """Every path the pattern allows (unbounded Repeats up to ``max(min, turns) + 1``)."""
+    found: set[tuple[PathStep, ...]] = {()}
+    for index, item in enumerate(pattern):
+        path = f"reference_outputs[{index}]"
+        if not isinstance(item, Repeat):
+            step, optional = _step(item, path)
+            grown = {(*prefix, step) for prefix in found}
+            found = grown | found if optional else grown
+            continue
+        once = _one_pass(list(item.steps), f"{path}.steps")
+        most = item.max if item.max is not None else max(item.min, turns) + 1
+        blocks: set[tuple[PathStep, ...]] = set()
+        repeated: set[tuple[PathStep, ...]] = {()}
+        for count in range(most + 1):
+            if count >= item.min:
+                blocks |= repeated
+            repeated = {prefix + body for prefix in repeated for body in once}
+        found = {prefix + block for prefix in found for block in blocks}
+    return found
+
+
+def alignments(turns: int, steps: int) -> Iterator[tuple[tuple[int, int], ...]]:
+    for size in range(min(turns, steps) + 1):
+        for chosen in itertools.combinations(range(turns), size):
+            for targets in itertools.combinations(range(steps), size):
+                yield tuple(zip(chosen, targets, strict=True))
+
+
+def _tables(
+    run: Sequence[tuple[Call, ...]], pattern: Sequence[Any]
+) -> Iterator[tuple[int, list[list[float]]]]:
+    contents = {tuple((s.calls, s.mode) for s in path) for path in paths(pattern, len(run))}
+    for path in contents:
+        table = [[turn_similarity(actual, calls, mode) for calls, mode in path] for actual in run]
+        yield len(path), table
+
+
+def best_score(run: Sequence[tuple[Call, ...]], pattern: Sequence[Any]) -> float:
+    """The partial credit of the turns ``run`` against ``pattern``, by trying everything."""
+    best = 0.0
+    for length, table in _tables(run, pattern):
+        for pairs in alignments(len(run), length):
+            total = sum(table[i][j] for i, j in pairs)
+            longest = max(len(run), length)
+            best = max(best, 1.0 if longest == 0 else total / longest)
+    return best
+
+
+def strictly_matches(run: Sequence[tuple[Call, ...]], pattern: Sequence[Any]) -> bool:
+    """Whether some path has one matching step per turn, in order."""
+    return any(
+        length == len(run) and all(table[i][i] == 1.0 for i in range(length))
+        for length, table in _tables(run, pattern)
+    )
+
+
+def is_a_path(pattern: Sequence[Any], turns: int, listed: list[str]) -> bool:
+    return any([step.path for step in path] == listed for path in paths(pattern, turns))
