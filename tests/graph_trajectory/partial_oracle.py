@@ -5,20 +5,20 @@ allowed number of times), every alignment of the run to each path (every way to 
 with steps in order), each scored ``(summed similarity) / max(supersteps, path steps)``, or
 ``(summed similarity + results) / (max(...) + 1)`` with the results' score; the best is the
 partial credit. Superstep similarity is recomputed here by brute force too: nothing comes from
-the production code. A Repeat without ``max`` runs at most ``max(min, supersteps) + 1`` times:
-past ``min``, an iteration with no pair can be dropped without lowering the score (the path
-gets shorter, the pairs stay), so more iterations than pairs never help.
+the production code. The paths and alignments are enumerated by :mod:`tests.pattern_paths`.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matchevals.graph_trajectory import ReferenceStep, Repeat
+from matchevals.graph_trajectory import ReferenceStep
+from tests.pattern_paths import alignments
+from tests.pattern_paths import paths as pattern_paths
 
 WILDCARD = "*"
 
@@ -78,44 +78,9 @@ def _step(item: Any, path: str) -> tuple[PathStep, bool]:
     return PathStep(path, tuple(item), "unordered"), False
 
 
-def _one_pass(items: Sequence[Any], path: str) -> set[tuple[PathStep, ...]]:
-    """Every way through ``items`` once (optional steps present or absent)."""
-    found: set[tuple[PathStep, ...]] = {()}
-    for index, item in enumerate(items):
-        step, optional = _step(item, f"{path}[{index}]")
-        grown = {(*prefix, step) for prefix in found}
-        found = grown | found if optional else grown
-    return found
-
-
 def paths(reference: Sequence[Any], supersteps: int) -> set[tuple[PathStep, ...]]:
     """Every path the pattern allows (unbounded Repeats up to ``max(min, supersteps) + 1``)."""
-    found: set[tuple[PathStep, ...]] = {()}
-    for index, item in enumerate(reference):
-        path = f"reference_outputs.steps[{index}]"
-        if not isinstance(item, Repeat):
-            step, optional = _step(item, path)
-            grown = {(*prefix, step) for prefix in found}
-            found = grown | found if optional else grown
-            continue
-        once = _one_pass(list(item.steps), f"{path}.steps")
-        most = item.max if item.max is not None else max(item.min, supersteps) + 1
-        blocks: set[tuple[PathStep, ...]] = set()
-        repeated: set[tuple[PathStep, ...]] = {()}
-        for count in range(most + 1):
-            if count >= item.min:
-                blocks |= repeated
-            repeated = {prefix + body for prefix in repeated for body in once}
-        found = {prefix + block for prefix in found for block in blocks}
-    return found
-
-
-def alignments(supersteps: int, steps: int) -> Iterator[tuple[tuple[int, int], ...]]:
-    """Every order-preserving pairing of supersteps with steps."""
-    for size in range(min(supersteps, steps) + 1):
-        for chosen in itertools.combinations(range(supersteps), size):
-            for targets in itertools.combinations(range(steps), size):
-                yield tuple(zip(chosen, targets, strict=True))
+    return pattern_paths(reference, supersteps, _step, "reference_outputs.steps")
 
 
 def score(similarity_sum: float, run_length: int, path_length: int, results: float | None) -> float:

@@ -5,8 +5,8 @@ allowed number of times), every alignment of the output's turns to each path, ea
 ``(summed similarity) / max(turns, path steps)``; the best is the partial credit, and the
 strict match passes exactly when some path has as many steps as there are turns, each one
 matched. Turn similarity is recomputed by brute force (every assignment of calls), with exact
-argument equality: nothing comes from the production code. A Repeat without ``max`` runs at
-most ``max(min, turns) + 1`` times (more iterations than pairs never help).
+argument equality: nothing comes from the production code. The paths and alignments are
+enumerated by :mod:`tests.pattern_paths`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matchevals.trajectory import Repeat, TurnStep
+from matchevals.trajectory import TurnStep
+from tests.pattern_paths import alignments
+from tests.pattern_paths import paths as pattern_paths
 
 Call = tuple[str, Any]  # (name, args as a sorted tuple of items); expected: name "*", args None
 WILDCARD = "*"
@@ -86,42 +88,9 @@ def _step(item: Any, path: str) -> tuple[PathStep, bool]:
     return PathStep(path, calls, item.mode), item.optional
 
 
-def _one_pass(items: Sequence[Any], path: str) -> set[tuple[PathStep, ...]]:
-    found: set[tuple[PathStep, ...]] = {()}
-    for index, item in enumerate(items):
-        step, optional = _step(item, f"{path}[{index}]")
-        grown = {(*prefix, step) for prefix in found}
-        found = grown | found if optional else grown
-    return found
-
-
 def paths(pattern: Sequence[Any], turns: int) -> set[tuple[PathStep, ...]]:
     """Every path the pattern allows (unbounded Repeats up to ``max(min, turns) + 1``)."""
-    found: set[tuple[PathStep, ...]] = {()}
-    for index, item in enumerate(pattern):
-        path = f"reference_outputs[{index}]"
-        if not isinstance(item, Repeat):
-            step, optional = _step(item, path)
-            grown = {(*prefix, step) for prefix in found}
-            found = grown | found if optional else grown
-            continue
-        once = _one_pass(list(item.steps), f"{path}.steps")
-        most = item.max if item.max is not None else max(item.min, turns) + 1
-        blocks: set[tuple[PathStep, ...]] = set()
-        repeated: set[tuple[PathStep, ...]] = {()}
-        for count in range(most + 1):
-            if count >= item.min:
-                blocks |= repeated
-            repeated = {prefix + body for prefix in repeated for body in once}
-        found = {prefix + block for prefix in found for block in blocks}
-    return found
-
-
-def alignments(turns: int, steps: int) -> Iterator[tuple[tuple[int, int], ...]]:
-    for size in range(min(turns, steps) + 1):
-        for chosen in itertools.combinations(range(turns), size):
-            for targets in itertools.combinations(range(steps), size):
-                yield tuple(zip(chosen, targets, strict=True))
+    return pattern_paths(pattern, turns, _step, "reference_outputs")
 
 
 def _tables(
