@@ -5,20 +5,18 @@ allowed number of times), every alignment of the run to each path (every way to 
 with steps in order), each scored ``(summed similarity) / max(supersteps, path steps)``, or
 ``(summed similarity + results) / (max(...) + 1)`` with the results' score; the best is the
 partial credit. Superstep similarity is recomputed here by brute force too: nothing comes from
-the production code. The paths and alignments are enumerated by :mod:`tests.pattern_paths`.
+the production code. The paths and alignments are enumerated by :mod:`tests.exhaustive_patterns`.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from matchevals.graph_trajectory import ReferenceStep
-from tests.pattern_paths import alignments
-from tests.pattern_paths import paths as pattern_paths
+from tests.exhaustive_patterns import alignments, similarity
+from tests.exhaustive_patterns import paths as pattern_paths
 
 WILDCARD = "*"
 
@@ -30,46 +28,13 @@ class PathStep:
     mode: str
 
 
-def pairs_of_nodes(actual: Sequence[str], expected: Sequence[str]) -> int:
-    """The most one-to-one pairs of an actual node with a reference node of the same name or
-    ``"*"``, by trying every assignment of reference nodes to actual nodes."""
-    for size in range(min(len(actual), len(expected)), 0, -1):
-        for chosen in itertools.combinations(range(len(expected)), size):
-            for targets in itertools.permutations(range(len(actual)), size):
-                if all(
-                    expected[e] in (WILDCARD, actual[a])
-                    for e, a in zip(chosen, targets, strict=True)
-                ):
-                    return size
-    return 0
+def fits(actual: str, expected: str) -> bool:
+    return expected in (WILDCARD, actual)
 
 
-def common_subsequence(actual: Sequence[str], expected: Sequence[str]) -> int:
-    """The longest common subsequence (``"*"`` matching any node), by trying every
-    subsequence of the reference nodes."""
-    for size in range(min(len(actual), len(expected)), 0, -1):
-        for chosen in itertools.combinations(expected, size):
-            remaining = iter(actual)
-            if all(any(want in (WILDCARD, got) for got in remaining) for want in chosen):
-                return size
-    return 0
-
-
-@functools.cache
 def step_similarity(actual: tuple[str, ...], expected: tuple[str, ...], mode: str) -> float:
-    """unordered: multiset Jaccard; subset: share of actual nodes allowed; superset: share of
-    reference nodes present; exact: longest common subsequence over the longer length."""
-    if mode == "exact":
-        longest = max(len(actual), len(expected))
-        return 1.0 if longest == 0 else common_subsequence(actual, expected) / longest
-    paired = pairs_of_nodes(actual, expected)
-    if mode == "unordered":
-        union = len(actual) + len(expected) - paired
-        return 1.0 if union == 0 else paired / union
-    if mode == "subset":
-        return 1.0 if not actual else paired / len(actual)
-    assert mode == "superset"
-    return 1.0 if not expected else paired / len(expected)
+    """A superstep's similarity to a reference step (``"*"`` fits any node)."""
+    return similarity(actual, expected, mode, fits)
 
 
 def _step(item: Any, path: str) -> tuple[PathStep, bool]:

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals._patterns import WEIGHTS, Position, advance, skips, step_at
+from matchevals._patterns import remaining_similarity as bounds_of
 from matchevals.graph_trajectory import (
     ReferenceStep,
     Repeat,
@@ -21,10 +23,8 @@ from matchevals.graph_trajectory import (
     create_graph_trajectory_match_evaluator,
     graph_trajectory_match,
 )
-from matchevals.graph_trajectory._positions import Position, advance, skips, step_at
 from matchevals.graph_trajectory._reference import Loop, Step, read_reference
-from matchevals.graph_trajectory._remaining_similarity import WEIGHTS, remaining_similarity
-from matchevals.graph_trajectory._superstep import similarity
+from matchevals.graph_trajectory._superstep import COMPARATOR, similarity
 
 NODES = st.lists(st.sampled_from(["a", "b", "c"]), max_size=2)
 MODES = st.sampled_from(["exact", "unordered", "subset", "superset"])
@@ -89,7 +89,7 @@ def test_remaining_similarity_bounds_every_completion(
     steps: list[list[str]], items: list[Any]
 ) -> None:
     elements = read_reference({"steps": items}, "reference").elements
-    bounds = remaining_similarity(steps, elements, 1_000_000)
+    bounds = bounds_of(steps, elements, 1_000_000, COMPARATOR)
     assert bounds is not None
     unbounded = all(not isinstance(e, Loop) or e.max is None for e in elements)
     for index, weight in enumerate(WEIGHTS):
@@ -104,7 +104,7 @@ def test_remaining_similarity_bounds_every_completion(
 
 def test_past_its_limit_the_search_does_without() -> None:
     elements = read_reference({"steps": [["a"], ["b"]]}, "reference").elements
-    assert remaining_similarity([["a"], ["c"]], elements, 3) is None
+    assert bounds_of([["a"], ["c"]], elements, 3, COMPARATOR) is None
 
 
 def every_alignment_score(steps: list[list[str]], elements: list[Step | Loop]) -> float:

@@ -6,20 +6,18 @@ allowed number of times), every alignment of the output's turns to each path, ea
 strict match passes exactly when some path has as many steps as there are turns, each one
 matched. Turn similarity is recomputed by brute force (every assignment of calls), with exact
 argument equality: nothing comes from the production code. The paths and alignments are
-enumerated by :mod:`tests.pattern_paths`.
+enumerated by :mod:`tests.exhaustive_patterns`.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from matchevals.trajectory import TurnStep
-from tests.pattern_paths import alignments
-from tests.pattern_paths import paths as pattern_paths
+from tests.exhaustive_patterns import alignments, similarity
+from tests.exhaustive_patterns import paths as pattern_paths
 
 Call = tuple[str, Any]  # (name, args as a sorted tuple of items); expected: name "*", args None
 WILDCARD = "*"
@@ -41,43 +39,10 @@ def fits(actual: Call, expected: Call) -> bool:
     return (name == WILDCARD) or (actual[0] == name and (args is None or actual[1] == args))
 
 
-def most_pairs(actual: Sequence[Call], expected: Sequence[Call]) -> int:
-    """The most one-to-one pairs of fitting calls, by trying every assignment."""
-    for size in range(min(len(actual), len(expected)), 0, -1):
-        for chosen in itertools.combinations(range(len(expected)), size):
-            for targets in itertools.permutations(range(len(actual)), size):
-                if all(fits(actual[a], expected[e]) for e, a in zip(chosen, targets, strict=True)):
-                    return size
-    return 0
-
-
-def common_subsequence(actual: Sequence[Call], expected: Sequence[Call]) -> int:
-    """The longest sequence of fitting calls in order, by trying every subsequence."""
-    for size in range(min(len(actual), len(expected)), 0, -1):
-        for chosen in itertools.combinations(expected, size):
-            remaining = iter(actual)
-            if all(any(fits(got, want) for got in remaining) for want in chosen):
-                return size
-    return 0
-
-
-@functools.cache
 def turn_similarity(
     actual: tuple[Call, ...], expected: tuple[Call, ...] | None, mode: str
 ) -> float:
-    if expected is None:
-        return 1.0
-    if mode == "exact":
-        longest = max(len(actual), len(expected))
-        return 1.0 if longest == 0 else common_subsequence(actual, expected) / longest
-    paired = most_pairs(actual, expected)
-    if mode == "unordered":
-        union = len(actual) + len(expected) - paired
-        return 1.0 if union == 0 else paired / union
-    if mode == "subset":
-        return 1.0 if not actual else paired / len(actual)
-    assert mode == "superset"
-    return 1.0 if not expected else paired / len(expected)
+    return 1.0 if expected is None else similarity(actual, expected, mode, fits)
 
 
 def _step(item: Any, path: str) -> tuple[PathStep, bool]:

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from matchevals._patterns import position_count
 from matchevals.graph_trajectory._alignment import Alignment, align_pattern, pair_record
-from matchevals.graph_trajectory._positions import position_count
 from matchevals.graph_trajectory._reference import Loop, Reference, Step
 from matchevals.graph_trajectory._superstep import matches, similarity_table
 

@@ -1,6 +1,7 @@
-"""Every path a small pattern allows, and every in-order alignment, by enumeration: the half of
-the exhaustive oracles that graph runs and turn patterns share (each oracle reads its own steps
-and brings its own similarity). Written from the documented definition, not the production code.
+"""Every path a small pattern allows, every in-order alignment and a step's similarity, by
+enumeration: what the exhaustive oracles of graph runs and turn patterns share (each reads its
+own steps and says when one item fits another: a node name, a tool call). Written from the
+documented definition, not the production code.
 
 A path takes each optional step or leaves it out and runs each Repeat every allowed number of
 times; a Repeat without ``max`` runs at most ``max(min, items) + 1`` times: past ``min``, an
@@ -10,6 +11,7 @@ pairs stay), so more iterations than pairs never help.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -19,6 +21,45 @@ from matchevals.graph_trajectory import Repeat
 Step = TypeVar("Step", bound=Hashable)
 ReadStep = Callable[[Any, str], tuple[Step, bool]]
 """One pattern item at its path: the oracle's step, and whether it is optional."""
+Fits = Callable[[Any, Any], bool]
+"""Whether an actual item fits an expected one."""
+
+
+def most_pairs(actual: Sequence[Any], expected: Sequence[Any], fits: Fits) -> int:
+    """The most one-to-one pairs of fitting items, by trying every assignment."""
+    for size in range(min(len(actual), len(expected)), 0, -1):
+        for chosen in itertools.combinations(range(len(expected)), size):
+            for targets in itertools.permutations(range(len(actual)), size):
+                if all(fits(actual[a], expected[e]) for e, a in zip(chosen, targets, strict=True)):
+                    return size
+    return 0
+
+
+def common_subsequence(actual: Sequence[Any], expected: Sequence[Any], fits: Fits) -> int:
+    """The longest sequence of fitting items in order, by trying every subsequence."""
+    for size in range(min(len(actual), len(expected)), 0, -1):
+        for chosen in itertools.combinations(expected, size):
+            remaining = iter(actual)
+            if all(any(fits(got, want) for got in remaining) for want in chosen):
+                return size
+    return 0
+
+
+@functools.cache
+def similarity(actual: tuple[Any, ...], expected: tuple[Any, ...], mode: str, fits: Fits) -> float:
+    """unordered: multiset Jaccard; subset: share of actual items allowed; superset: share of
+    expected items present; exact: longest common subsequence over the longer length."""
+    if mode == "exact":
+        longest = max(len(actual), len(expected))
+        return 1.0 if longest == 0 else common_subsequence(actual, expected, fits) / longest
+    paired = most_pairs(actual, expected, fits)
+    if mode == "unordered":
+        union = len(actual) + len(expected) - paired
+        return 1.0 if union == 0 else paired / union
+    if mode == "subset":
+        return 1.0 if not actual else paired / len(actual)
+    assert mode == "superset"
+    return 1.0 if not expected else paired / len(expected)
 
 
 def _one_pass(items: Sequence[Any], path: str, read: ReadStep[Step]) -> set[tuple[Step, ...]]:
