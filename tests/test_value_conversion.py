@@ -39,6 +39,7 @@ from matchevals.json_match import (
     create_json_match_evaluator,
 )
 from matchevals.trajectory import (
+    TurnStep,
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
 )
@@ -204,6 +205,19 @@ def _trajectory(value: Any, asynchronous: bool) -> None:
         asyncio.run(call)
 
 
+def _turn_pattern(value: Any, asynchronous: bool) -> None:
+    factory = (
+        create_async_trajectory_match_evaluator
+        if asynchronous
+        else create_trajectory_match_evaluator
+    )
+    outputs = [{"role": "assistant", "content": "", "tool_calls": [{"name": "f", "args": {}}]}]
+    pattern = {"turns": [{"calls": [{"name": "f", "args": {"v": value}}]}]}
+    call = factory(trajectory_match_mode="pattern")(outputs=outputs, reference_outputs=pattern)
+    if asynchronous:
+        asyncio.run(call)
+
+
 def _graph(value: Any, asynchronous: bool) -> None:
     factory = (
         create_async_graph_trajectory_match_evaluator
@@ -219,6 +233,7 @@ def _graph(value: Any, asynchronous: bool) -> None:
 WHERE = {
     "json_match": (_json_match, "outputs"),
     "tool arguments": (_trajectory, "outputs[0].tool_calls[0].args"),
+    "turn pattern arguments": (_turn_pattern, "reference_outputs.turns[0].calls[0].args"),
     "graph results": (_graph, "outputs.results"),
 }
 
@@ -348,6 +363,10 @@ def test_a_value_and_its_json_form_score_1_wherever_they_sit(pair: tuple[Any, An
     reference = [{"role": "assistant", "content": "", "tool_calls": [{"name": "f", "args": plain}]}]
     trajectory = create_trajectory_match_evaluator(trajectory_match_mode="unordered")
     assert trajectory(outputs=calls, reference_outputs=reference)["score"] is True
+
+    pattern = create_trajectory_match_evaluator(trajectory_match_mode="pattern")
+    turns = [TurnStep([{"name": "f", "args": disguised}])]
+    assert pattern(outputs=reference, reference_outputs=turns)["score"] is True
 
     graph = create_graph_trajectory_match_evaluator(eval_results=True)
     run = {"steps": [["a"]], "results": {"r": disguised}}

@@ -9,7 +9,9 @@ import copy
 import json
 import subprocess
 import sys
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from decimal import Decimal
 from typing import Any
 from uuid import uuid4
 
@@ -163,6 +165,48 @@ def test_arguments_follow_the_tool_argument_rules() -> None:
         trajectory_match_mode="pattern", tool_args_match_overrides={"search": ["q"]}
     )
     assert by_tool(outputs=outputs, reference_outputs=pattern)["score"] is True
+
+
+@dataclass
+class Booking:
+    day: date
+    price: Decimal
+
+
+@pytest.mark.parametrize(
+    ("python", "json_text"),
+    [
+        ({"day": date(2026, 5, 1)}, '{"day": "2026-05-01"}'),
+        ({"price": Decimal("12.50")}, '{"price": "12.50"}'),
+        ({"booking": Booking(date(2026, 5, 1), Decimal("3"))}, '{"booking": {"day": "2026-05-01", "price": "3"}}'),
+        ({"ids": (1, 2)}, '{"ids": [1, 2]}'),
+    ],
+)  # fmt: skip
+def test_python_arguments_in_a_pattern_are_read_as_in_a_message(
+    python: dict[str, Any], json_text: str
+) -> None:
+    """A turn step's arguments go through the value conversion a message's arguments do, so a
+    pattern scores as the same calls given as reference messages would."""
+    outputs = [ai({"name": "book", "args": json_text, "id": "1"})]
+    messages = [ai({"name": "book", "args": python, "id": "1"})]
+    strict = create_trajectory_match_evaluator(trajectory_match_mode="strict")
+    assert strict(outputs=outputs, reference_outputs=messages)["score"] is True
+    pattern = [TurnStep([{"name": "book", "args": python}])]
+    assert PATTERN(outputs=outputs, reference_outputs=pattern)["score"] is True
+    as_json = {"turns": [{"calls": [{"name": "book", "args": python}]}]}
+    assert PATTERN(outputs=outputs, reference_outputs=as_json)["score"] is True
+
+
+def test_pattern_arguments_that_are_no_json_object_are_refused_naming_the_place() -> None:
+    with pytest.raises(
+        TypeError, match=r"^TurnStep.calls\[0\].args is a list, expected a JSON object"
+    ):
+        TurnStep([{"name": "book", "args": [1]}])
+    with pytest.raises(TypeError, match=r"reference_outputs.turns\[0\].calls\[0\].args.when"):
+        PATTERN(
+            outputs=[ai()],
+            reference_outputs={"turns": [{"calls": [{"name": "b", "args": {"when": object()}}]}]},
+        )
 
 
 def test_every_message_format_the_readers_accept() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from matchevals._patterns import Loop
 from matchevals.graph_trajectory._types import Repeat, check_repeat_fields
 from matchevals.trajectory._json import a_type
-from matchevals.trajectory._turn_step import TurnStep, check_turn_fields
+from matchevals.trajectory._turn_step import TurnStep, check_turn_fields, expected_args
 from matchevals.trajectory._types import WILDCARD, ToolCall, Trajectory, TurnMatchMode
 
 __all__ = [
@@ -171,7 +171,7 @@ def _turn(item: object, path: str) -> ExpectedTurn:
     expected = tuple(
         ExpectedCall(
             call["name"],
-            None if "args" not in call else dict(call["args"]),
+            expected_args(call, f"{path}.calls[{index}]"),
             f"{path}.calls[{index}]",
         )
         for index, call in enumerate(calls)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from matchevals.trajectory._json import a_type
+from matchevals.trajectory._json import a_type, to_json
 from matchevals.trajectory._types import TURN_MODES, WILDCARD, TurnMatchMode
 
-__all__ = ["TurnStep", "check_turn_fields"]
+__all__ = ["TurnStep", "check_turn_fields", "expected_args"]
 
 
 _CALL_KEYS = frozenset({"name", "args", "id", "type"})
@@ -40,17 +40,28 @@ def check_turn_fields(
             raise ValueError(
                 f'{at} names any tool ("*") and gives args; "*" accepts any arguments: drop args'
             )
-        if "args" in call and not isinstance(call["args"], Mapping):
-            raise TypeError(
-                f"{at}.args is {a_type(call['args'])}, expected a JSON object (leave args "
-                "out to accept any arguments)"
-            )
+        if "args" in call:
+            expected_args(call, at)
     if mode not in TURN_MODES:
         raise ValueError(
             f"{path}.{mode_field} is {mode!r}; expected one of {', '.join(sorted(TURN_MODES))}"
         )
     if not isinstance(optional, bool):
         raise TypeError(f"{path}.optional is {a_type(optional)}, expected a bool")
+
+
+def expected_args(call: Mapping[str, Any], at: str) -> dict[str, Any] | None:
+    """An expected call's arguments as JSON data, read as a message's are (the value
+    conversion policy: dates, decimals, dataclasses, models); None when it gives none."""
+    if "args" not in call:
+        return None
+    args = to_json(call["args"], f"{at}.args")
+    if type(args) is not dict:
+        raise TypeError(
+            f"{at}.args is {a_type(call['args'])}, expected a JSON object (leave args "
+            "out to accept any arguments)"
+        )
+    return args
 
 
 class _TurnStepFields(NamedTuple):
