@@ -93,3 +93,37 @@ def test_a_pattern_reference_in_another_mode_is_an_invalid_example(
     assert status == 2
     assert summary["examples_scored"] == 0
     assert "reference_outputs is a turn pattern" in json.dumps(summary["problems"])
+
+
+def test_one_pattern_in_a_json_file_serves_every_run(tmp_path: Path) -> None:
+    """A ``.json`` holding one ``{"turns": [...]}`` is the reference of every run (the shape of
+    any good run), with or without ``--id-key``; the scores are the evaluator's on each run."""
+    outputs = write_jsonl(tmp_path / "out.jsonl", OUTPUTS)
+    pattern = tmp_path / "pattern.json"
+    pattern.write_text(json.dumps(LOOP))
+    completed = run("trajectory", outputs, pattern, "--trajectory-match-mode", "pattern",
+                    "--format", "json")  # fmt: skip
+    summary = as_json(completed)
+    assert summary["per_key"] == {
+        "trajectory_pattern_match": {"mean": pytest.approx(1 / 3), "count": 3}
+    }
+    assert (summary["examples_scored"], summary["invalid"]) == (3, 0)
+    labelled = write_jsonl(
+        tmp_path / "labelled.jsonl",
+        [{"id": f"run-{n}", "messages": messages} for n, messages in
+         enumerate([OUTPUTS[0]["messages"], OUTPUTS[1], OUTPUTS[2]])],
+    )  # fmt: skip
+    by_id = run("trajectory", labelled, pattern, "--trajectory-match-mode", "pattern",
+                "--id-key", "id", "--format", "json")  # fmt: skip
+    assert as_json(by_id)["per_key"] == summary["per_key"]
+
+
+def test_a_json_list_of_patterns_is_one_pattern_per_run(tmp_path: Path) -> None:
+    outputs = write_jsonl(tmp_path / "out.jsonl", OUTPUTS[:2])
+    patterns = tmp_path / "patterns.json"
+    patterns.write_text(json.dumps([LOOP, {"turns": ["*"]}]))
+    summary = as_json(
+        run("trajectory", outputs, patterns, "--trajectory-match-mode", "pattern",
+            "--format", "json")
+    )  # fmt: skip
+    assert summary["per_key"] == {"trajectory_pattern_match": {"mean": 1.0, "count": 2}}

@@ -178,7 +178,10 @@ class Booking:
     [
         ({"day": date(2026, 5, 1)}, '{"day": "2026-05-01"}'),
         ({"price": Decimal("12.50")}, '{"price": "12.50"}'),
-        ({"booking": Booking(date(2026, 5, 1), Decimal("3"))}, '{"booking": {"day": "2026-05-01", "price": "3"}}'),
+        (
+            {"booking": Booking(date(2026, 5, 1), Decimal("3"))},
+            '{"booking": {"day": "2026-05-01", "price": "3"}}',
+        ),
         ({"ids": (1, 2)}, '{"ids": [1, 2]}'),
     ],
 )  # fmt: skip

@@ -139,9 +139,12 @@ SCORING = {
         "Score the agent trajectories in OUTPUTS against REFERENCES with a trajectory-match "
         "evaluator (matchevals.trajectory.create_trajectory_match_evaluator). An example is "
         'a list of messages (OpenAI or LangChain dicts) or {"messages": [...]}. Each file is '
-        ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them).",
+        ".jsonl (one trajectory per line) or .json (one trajectory, or a list of them). With "
+        '--trajectory-match-mode pattern, a .json holding one pattern {"turns": [...]} is the '
+        "reference of every run.",
         (
             "matchevals trajectory out.jsonl ref.jsonl --trajectory-match-mode superset",
+            "matchevals trajectory out.jsonl shape.json --trajectory-match-mode pattern",
             "matchevals trajectory out.jsonl ref.jsonl --id-key id --workers 2 --format markdown",
             "matchevals trajectory --from otel traces.json ref.jsonl --id-key id",
         ),

@@ -44,12 +44,17 @@ if TYPE_CHECKING:
     from matchevals.report._page import HtmlPage
 
 
-def _readers(args: argparse.Namespace, kind: Kind) -> tuple[Reader, Reader | None, Any]:
+def _readers(
+    args: argparse.Namespace, kind: Kind, options: dict[str, Any]
+) -> tuple[Reader, Reader | None, Any]:
     """The outputs, the references (None when one reference serves every run, whatever
-    ``--id-key``, which then labels the runs) and that one."""
+    ``--id-key``, which then labels the runs) and that one: a ``.json`` holding one graph
+    reference, or one turn pattern ``{"turns": [...]}`` in pattern mode (a list is read as
+    one reference per run)."""
     items = is_one_trajectory if kind == "trajectory" else None
     outputs, references_path = Reader(Path(args.outputs), items), Path(args.references)
-    if kind == "graph" and references_path.suffix.lower() == ".json":
+    patterns = kind == "trajectory" and options.get("trajectory_match_mode") == "pattern"
+    if (kind == "graph" or patterns) and references_path.suffix.lower() == ".json":
         reference = load_document(references_path)
         if not isinstance(reference, list):
             return outputs, None, reference
@@ -122,7 +127,7 @@ def run_scoring(
         page = HtmlPage(args.html_details)
     show_problems = args.format != "table" or args.output is not None
     progress = sys.stderr.isatty() and not (args.format == "jsonl" and args.output is None)
-    outputs, references, reference = _readers(args, kind)
+    outputs, references, reference = _readers(args, kind, options)
     job = job_for(
         kind, options, outputs, references, id_key=args.id_key, reference=reference,
         lines=args.format == "jsonl", worst=summary.worst_count,
