@@ -256,19 +256,31 @@ def _fitting(calls: Sequence[ToolCall], fits: _Fits) -> dict[int, list[int]]:
 
 
 def _turn_gains(
-    outputs: Turns, calls: Sequence[ToolCall], fitting: _Fits, starts: list[int]
+    outputs: Turns, calls: Sequence[ToolCall], fitting: _Fits, starts: list[int], best: list[int]
 ) -> list[tuple[int, int, int]]:
     """``(start, end, size)`` each time the maximum pairing of ``calls`` within output turns
-    ``start..end`` grows, for every start given (turns without a compatible call skipped)."""
+    ``start..end`` grows, for every start given (turns without a compatible call skipped).
+
+    A start stops growing at the first later start whose ``best`` is ``len(calls)`` higher:
+    from there on that one does at least as well (a pairing holds at most ``len(calls)``), so
+    each start grows over a few starts' turns, not to the end of the outputs."""
     fits = _fitting(calls, fitting)
     rights_of_turn: dict[int, list[int]] = {}
     for right in sorted(fits):
         rights_of_turn.setdefault(outputs.turn_of[right], []).append(right)
     useful = sorted(rights_of_turn)
     gains = []
-    for start in starts:
+    later = 0  # the first start whose best is len(calls) above this one's (none: len(starts))
+    for index, start in enumerate(starts):
+        later = max(later, index + 1)
+        while later < len(starts) and best[starts[later]] < best[start] + len(calls):
+            later += 1
+        first = bisect_left(useful, start)
+        last = len(useful) if later == len(starts) else bisect_left(useful, starts[later])
+        if first == last:
+            continue
         growing = _Growing(len(calls), fits)
-        for turn in useful[bisect_left(useful, start) :]:
+        for turn in useful[first:last]:
             before = growing.size
             for right in rights_of_turn[turn]:
                 growing.add(right)
@@ -301,7 +313,7 @@ def best_pairing(outputs: Turns, references: Turns, rules: ArgsRules) -> list[Pa
         calls = references.calls[span.start : span.stop]
         starts = [x for x in range(count) if x == 0 or best[x] > best[x - 1]]
         row, choice = list(best), [-1] * (count + 1)
-        for start, end, size in _turn_gains(outputs, calls, fitting, starts):
+        for start, end, size in _turn_gains(outputs, calls, fitting, starts, best):
             if best[start] + size > row[end + 1]:
                 row[end + 1], choice[end + 1] = best[start] + size, start
         for x in range(1, count + 1):
