@@ -25,6 +25,7 @@ from matchevals import AnyOf
 from matchevals.trajectory import (
     Repeat,
     TurnStep,
+    _pattern_verdict,
     create_async_trajectory_match_evaluator,
     create_trajectory_match_evaluator,
 )
@@ -636,3 +637,28 @@ def test_a_matcher_that_answers_no_verdict_is_an_error_naming_both_calls() -> No
     with pytest.raises(ValueError, match=r"\(comparing outputs\[1\]\.tool_calls\[0\] with "
                        r"reference_outputs\[0\]\.calls\[0\]\)$"):  # fmt: skip
         evaluator(outputs=SEARCH_LOOP, reference_outputs=pattern)
+
+
+def test_a_matcher_is_asked_about_every_turn_even_when_their_json_is_equal() -> None:
+    """Partial credit's bounds compare each distinct turn once, but under a user's matcher
+    turns whose arguments are equal as JSON are not alike: this one tells key order apart."""
+    by_key_order = create_trajectory_match_evaluator(
+        trajectory_match_mode="pattern",
+        partial_credit=True,
+        tool_args_match_overrides={
+            "s": lambda output, reference: list(output.items()) == list(reference.items())
+        },
+    )
+    outputs = [
+        ai({"name": "s", "args": {"b": 2, "a": 1}}),
+        ai({"name": "s", "args": {"a": 1, "b": 2}}),
+    ]
+    pattern = [
+        TurnStep([], optional=True),
+        TurnStep([{"name": "s", "args": {"a": 1, "b": 2}}], optional=True),
+    ]
+    with pytest.MonkeyPatch.context() as patch:  # the tighter bounds from the first entry on
+        patch.setattr(_pattern_verdict, "_LOOSE_BOUND_BUDGET", 0)
+        result = by_key_order(outputs=outputs, reference_outputs=pattern)
+    assert result["score"] == 0.5  # the second turn pairs with the second step
+    assert [pair["score"] for pair in result["metadata"]["partial_alignment"]][-1] == 1.0
