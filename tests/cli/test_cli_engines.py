@@ -19,11 +19,20 @@ from typing import Any
 
 import pytest
 
+from matchevals._line_scoring import (
+    Batch,
+    Chunk,
+    ChunkScorer,
+    Lines,
+    ReferenceIndex,
+    Side,
+    Span,
+    line_places,
+    place_of,
+)
 from matchevals._scoring import Problem
-from matchevals.cli._chunks import Batch, ChunkScorer, Lines, Span
 from matchevals.cli._engine import Engine, engine_for, in_order, job_for, run_job
-from matchevals.cli._pairing import ReferenceIndex, line_places, place_of
-from matchevals.cli._read import Chunk, InputError, Reader, Side
+from matchevals.cli._read import InputError, Reader
 from matchevals.report._summary import Counts
 from tests.cli.helpers import no_traceback, run, write_jsonl
 from tests.cli.test_cli_scale import shuffled_by_id
@@ -143,7 +152,7 @@ def test_references_from_a_json_document_are_sent_to_the_workers(tmp_path: Path)
 IN_A_WORKER = """
 import json, os, sys, time
 from pathlib import Path
-from matchevals.cli._chunks import Lines
+from matchevals._line_scoring import Lines
 from matchevals.cli._engine import engine_for, job_for
 from matchevals.cli._read import Reader
 runs, reference = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())

@@ -140,7 +140,7 @@ def test_help_imports_only_the_command_it_shows() -> None:
         "matchevals.report",
         "matchevals.cli._command",
         "matchevals.cli._read",
-        "matchevals.cli._run",
+        "matchevals._line_scoring",
         "matchevals.report._text",
         "matchevals.cli._progress",
         "matchevals.report._page",

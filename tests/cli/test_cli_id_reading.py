@@ -11,9 +11,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals._line_scoring import UNREAD, ValueText
+from matchevals._line_scoring._id_index import _pack, _unpack
 from matchevals.cli import main
-from matchevals.cli._pairing import _pack, _unpack
-from matchevals.cli._value_text import UNREAD, ValueText
 from tests.cli.helpers import no_traceback, run
 from tests.cli.test_value_text import _line
 

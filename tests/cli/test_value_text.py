@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchevals._line_scoring import ValueText, encode_value
 from matchevals._scoring import Scored
-from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._lines import jsonl_line
 from tests.cli.helpers import executable, no_traceback, run
 

@@ -49,7 +49,7 @@ from matchevals.cli._output import (
 from matchevals.cli._parser import ParseFailed, Parser, Version, add_flags, number_in, whole_number
 
 if TYPE_CHECKING:
-    from matchevals.cli._run import Kind
+    from matchevals._line_scoring import Kind
 
 __all__ = ["EXIT_BELOW", "EXIT_INVALID", "EXIT_OK", "main"]
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from matchevals._line_scoring import Batch, Kind, build_evaluator
 from matchevals._scoring import Problem
-from matchevals.cli._chunks import Batch
 from matchevals.cli._engine import engine_for, job_for, run_job
 from matchevals.cli._flags import in_cli_words, option_conflict
 from matchevals.cli._judge import JudgeFlagError, check_picklable, load_judge
@@ -30,7 +30,6 @@ from matchevals.cli._output import (
 )
 from matchevals.cli._progress import InputMeter, with_progress
 from matchevals.cli._read import InputError, Reader, load_document
-from matchevals.cli._run import Kind, build_evaluator
 from matchevals.cli._trajectory import is_one_trajectory
 from matchevals.report._summary import Gates, Summary
 from matchevals.report._text import (

@@ -1,15 +1,16 @@
 """The engine: the inputs read in chunks, each chunk scored (here, in ``--workers`` processes
 or on Ray), the batches yielded in input order.
 
-One bounded submission loop (:func:`in_order`) feeds the chunk scorer
-(:class:`~matchevals.cli._chunks.ChunkScorer`) wherever it runs: in this process, one chunk at a
-time; on a ``concurrent.futures.ProcessPoolExecutor`` for ``--workers N``; on a
+One bounded submission loop (:func:`in_order`) feeds the pure chunk scorer
+(:class:`~matchevals._line_scoring.ChunkScorer`) wherever it runs: in this process, one chunk
+at a time; on a ``concurrent.futures.ProcessPoolExecutor`` for ``--workers N``; on a
 ``ray.util.multiprocessing.Pool`` for ``--engine ray``. At most :data:`AHEAD_PER_WORKER` chunks
 per worker are in flight, so memory stays bounded whatever the size of the files. This process
-reads the lines (pairing by id, it also reads the ids and keeps the index, see
-:mod:`matchevals.cli._pairing`); the workers parse, score and render. Worker processes on this
-machine are sent where a chunk's lines are (a :class:`~matchevals.cli._chunks.Span`) and read
-them again from the file: for 1 GB that costs less than sending the lines through pipes.
+reads the lines (pairing by id, it also reads the ids and keeps the index, a
+:class:`~matchevals._line_scoring.ReferenceIndex`); the workers parse, score and render. Worker
+processes on this machine are sent where a chunk's lines are (a
+:class:`~matchevals._line_scoring.Span`) and read them again from the file: for 1 GB that costs
+less than sending the lines through pipes.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -41,17 +42,24 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
-from matchevals._scoring import Problem
-from matchevals.cli._chunks import Batch, ChunkScorer, Job, Lines, Pairing, Partner, Span
-from matchevals.cli._output import JSON_ESCAPE
-from matchevals.cli._pairing import (
+from matchevals._json_escape import JSON_ESCAPE
+from matchevals._line_scoring import (
+    Batch,
+    Chunk,
+    ChunkScorer,
+    Job,
+    Lines,
+    Pairing,
+    Partner,
     ReferenceIndex,
+    Span,
+    ValueText,
     output_ids,
     reference_ids,
     reference_lines,
 )
-from matchevals.cli._read import Chunk, InputError, Reader
-from matchevals.cli._value_text import ValueText
+from matchevals._scoring import Problem
+from matchevals.cli._read import InputError, Reader
 from matchevals.report._lines import jsonl_line
 from matchevals.report._stats import Tally
 from matchevals.report._summary import Counts, Kind

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any, cast
 
+from matchevals._json_escape import JSON_ESCAPE
+
 EXIT_OK = 0
 EXIT_BELOW = 1
 EXIT_INVALID = 2
@@ -92,28 +94,6 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, ... for rich
         return getattr(self._handle, name)
-
-
-JSON_ESCAPE = "matchevals.json_escape"
-"""The codec error handler writing what an encoding cannot as JSON escapes (``\\u00e9``; a
-lone surrogate as ``\\ud800``): inside a JSON string, exactly the character it replaces."""
-
-
-def _json_escapes(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    escapes = []
-    for char in error.object[error.start : error.end]:
-        code = ord(char)
-        if code > 0xFFFF:  # beyond the BMP: a UTF-16 surrogate pair, as JSON writes it
-            code -= 0x10000
-            escapes.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-        else:
-            escapes.append(f"\\u{code:04x}")
-    return "".join(escapes), error.end
-
-
-codecs.register_error(JSON_ESCAPE, _json_escapes)
 
 
 def _binary_under(handle: IO[str]) -> IO[bytes] | None:

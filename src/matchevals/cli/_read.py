@@ -1,7 +1,7 @@
 """Reading examples: a file as chunks of raw lines, and what a file or a line holds.
 
 The process that reads a file parses nothing (pairing by id aside, see
-:mod:`matchevals.cli._pairing`): :class:`Reader` hands out :class:`Chunk` s of raw JSONL lines
+:mod:`matchevals._line_scoring`): :class:`Reader` hands out :class:`Chunk` s of raw JSONL lines
 (with their byte offsets), and whoever scores a chunk decodes them
 (:func:`matchevals._scoring.decode`). A ``.jsonl`` file is read a line at a time and never
 held whole; a ``.json`` file holds one value (one example) or a list of examples and is loaded
@@ -20,15 +20,14 @@ import io
 import itertools
 import json
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from matchevals._scoring import LineError, Problem, decode, not_json
-from matchevals._values import a_type, describe_type, with_article
+from matchevals._line_scoring import Chunk, Side
+from matchevals._scoring import not_json
 
-__all__ = ["Chunk", "InputError", "Reader", "Side", "id_of", "keyed", "load_document"]
+__all__ = ["InputError", "Reader", "load_document"]
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 BLOCK_BYTES = 1 << 17
@@ -38,81 +37,6 @@ system time: each one newly mapped memory, its pages faulted in)."""
 
 class InputError(Exception):
     """A file cannot be read at all (missing, unknown kind, unreadable JSON document)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """How the examples of one file are named: ``out.jsonl:17``, ``out.json[16]`` or ``one.json``.
-
-    >>> Side("runs.jsonl", "line").where(16), Side("runs.json", "item").where(16)
-    ('runs.jsonl:17', 'runs.json[16]')
-    """
-
-    name: str
-    style: Literal["line", "item", "single"] = "line"
-
-    def where(self, position: int) -> str:
-        if self.style == "line":
-            return f"{self.name}:{position + 1}"
-        if self.style == "item":
-            return f"{self.name}[{position}]"
-        return self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """Consecutive examples of one file: ``lines[i]`` is example ``first + i``.
-
-    ``offsets[i]`` is where ``lines[i]`` starts: a byte offset in a JSONL file, the position in a
-    ``.json`` document.
-    """
-
-    first: int
-    lines: list[bytes]
-    offsets: list[int] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-
-def id_of(value: Any, key: str) -> tuple[Any, str | None]:
-    """``(id, None)`` for an object holding a usable ``key``, else ``(None, why not)``.
-
-    >>> id_of([1], "id")
-    (None, "the example is a list, not an object, so it has no --id-key 'id'")
-    """
-    if type(value) is not dict and not isinstance(value, Mapping):
-        kind = describe_type(value)
-        return (
-            None,
-            f"the example is {with_article(kind)}, not an object, so it has no --id-key {key!r}",
-        )
-    if key not in value:
-        return None, f"the example has no {key!r} (the --id-key)"
-    ident = value[key]
-    if not isinstance(ident, (str, int, float)) or isinstance(ident, bool):
-        return None, (
-            f"the example's {key!r} (the --id-key) is {a_type(ident)}; "
-            "expected a string or a number"
-        )
-    return ident, None
-
-
-def keyed(line: bytes, key: str, where: str) -> tuple[Any, Any] | Problem:
-    """A line's value without its ``key`` and the id it held, or the Problem in its place.
-
-    >>> keyed(b'{"id": 7, "a": 1}', "id", "out.jsonl:1")
-    ({'a': 1}, 7)
-    """
-    try:
-        value = decode(line)
-    except LineError as error:
-        return Problem(where, str(error))
-    ident, why = id_of(value, key)
-    if why is not None:
-        return Problem(where, why)
-    del value[key]
-    return value, ident
 
 
 def _is_jsonl(path: Path) -> bool:

@@ -13,7 +13,7 @@ from matchevals.report._model import ReportBuilder
 from matchevals.report._saved import SavedRunError, read_saved_run
 
 if TYPE_CHECKING:
-    from matchevals.cli._chunks import Batch
+    from matchevals._line_scoring import Batch
     from matchevals.report._summary import Summary
 
 __all__ = ["HtmlPage", "saved_run_page"]

@@ -2,16 +2,17 @@
 
 Pure: :class:`ChunkScorer` reads no file and writes nothing; it is given the lines of a chunk
 of outputs (with, by position, the reference lines at the same positions; by id, each output's
-reference line or the problem standing in its place, see :mod:`matchevals.cli._pairing`; with
-one reference for every output, nothing more), parses them, scores each pair, and renders the
-report's lines (encoded in the report's encoding, so they are written as they come). Whichever
-process scores a chunk, its :class:`Batch` is the same, so every engine writes the same bytes.
+reference line or the problem standing in its place, see
+:mod:`matchevals._line_scoring._id_index`; with one reference for every output, nothing more),
+parses them, scores each pair, and renders the report's lines (encoded in the report's
+encoding, so they are written as they come). Whichever process scores a chunk, its
+:class:`Batch` is the same, so every engine writes the same bytes.
 
 Examples are numbered within the chunk, from 0: how many pairs the chunks before it held is
 known only once they are parsed, wherever that happens. :meth:`Batch.place` numbers them for
 good, once the batches come back in input order.
 
->>> from matchevals.cli._read import Side
+>>> from matchevals._line_scoring import Side
 >>> job = Job("json", {}, "position", Side("out.jsonl"), Side("ref.jsonl"), lines=True)
 >>> batch = ChunkScorer(job)(Lines(0, [b'{"a": 1}\\n', b'{"a": 2}\\n'], [b'{"a": 1}\\n', b"\\n"]))
 >>> batch.pairs, batch.tally.scored, batch.tally.problems
@@ -26,12 +27,12 @@ import heapq
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from matchevals._json_escape import JSON_ESCAPE
+from matchevals._line_scoring._evaluators import build_evaluator
+from matchevals._line_scoring._id_index import place_of
+from matchevals._line_scoring._raw_lines import Side, keyed
+from matchevals._line_scoring._value_text import ValueText, encode_value
 from matchevals._scoring import LineError, Problem, Scored, decode, score_example
-from matchevals.cli._output import JSON_ESCAPE
-from matchevals.cli._pairing import place_of
-from matchevals.cli._read import Side, keyed
-from matchevals.cli._run import build_evaluator
-from matchevals.cli._value_text import ValueText, encode_value
 from matchevals.report._examples import ReportExample
 from matchevals.report._lines import example_body, example_head, jsonl_line
 from matchevals.report._stats import Tally
@@ -41,7 +42,7 @@ __all__ = ["Batch", "ChunkScorer", "Job", "Lines", "Pairing", "Row", "Span"]
 
 Pairing = Literal["position", "id", "one"]
 Row = tuple[int, Any, str, float, str]
-# by id, an output's reference: its line and where it is (see matchevals.cli._pairing), or the
+# by id, an output's reference: its line and where it is (see _id_index.place_of), or the
 # problem in the pair's place
 Partner = tuple[bytes, int] | Problem
 

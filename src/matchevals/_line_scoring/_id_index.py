@@ -1,7 +1,7 @@
 """Pairing by id in the reading process: an index from each reference id to where its line is.
 
 The references are indexed first: their ids are read from the text where that is exact
-(:meth:`~matchevals.cli._value_text.ValueText.read_id`), else by parsing the line
+(:meth:`~matchevals._line_scoring._value_text.ValueText.read_id`), else by parsing the line
 (:func:`reference_ids`). The index keeps, per id, where its line is (position, byte offset,
 length and whether the line was parsed) packed in one integer, never the reference itself. So
 memory grows with the number of ids (about 150 bytes each), not with the size of the examples,
@@ -43,9 +43,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, TypeAlias
 
+from matchevals._line_scoring._raw_lines import Chunk, Side, id_of
+from matchevals._line_scoring._value_text import UNREAD, ValueText
 from matchevals._scoring import LineError, Problem, decode
-from matchevals.cli._read import Chunk, Side, id_of
-from matchevals.cli._value_text import UNREAD, ValueText
 
 __all__ = [
     "Decision",
