@@ -97,11 +97,14 @@ def test_alignment_limits_are_clear_errors(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(_partial, "DISTINCT_LIMIT", 3)
     with pytest.raises(ValueError, match="2 distinct supersteps with 2 distinct reference steps"):
         PARTIAL(outputs={"steps": [["a"], ["b"]]}, reference_outputs={"steps": [["c"], ["d"]]})
-    monkeypatch.setattr(_partial, "PATTERN_CELL_LIMIT", 5)
-    with pytest.raises(ValueError, match="reference pattern"):
+    with pytest.raises(
+        ValueError,
+        match=r"align 600 supersteps with a reference pattern of about 1002 positions "
+        r"\(601,200 cells, more than 500,000\); use strict matching for runs this long",
+    ):
         PARTIAL(
-            outputs={"steps": [["a"], ["b"], ["c"]]},
-            reference_outputs={"steps": [Repeat([["a"]], min=1), ["b"]]},
+            outputs={"steps": [["a"]] * 600},
+            reference_outputs={"steps": [Repeat([["a"]], min=999), ["b"]]},
         )
 
 

@@ -472,7 +472,11 @@ def test_partial_credit_is_the_best_alignment() -> None:
 def test_partial_credit_past_the_limit_is_refused() -> None:
     outputs = [ai(call("a")) for _ in range(2_000)]
     pattern = [TurnStep([{"name": "b"}]) for _ in range(300)]
-    with pytest.raises(ValueError, match="partial credit would align 2000 turns"):
+    with pytest.raises(
+        ValueError,
+        match=r"partial credit would align 2000 turns with a turn pattern of about 301 positions "
+        r"\(602,000 cells, more than 500,000\); use strict matching for trajectories this long",
+    ):
         PARTIAL(outputs=outputs, reference_outputs=pattern)
 
 

@@ -18,9 +18,11 @@ True
 
 from matchevals._patterns._alignment import (
     LOOSE_BOUND_BUDGET,
+    PATTERN_CELL_LIMIT,
     Alignment,
     align_pattern,
     alignment_score,
+    check_alignment_size,
     pair_record,
 )
 from matchevals._patterns._elements import Comparator, Difference, Loop, PatternStep, Table
@@ -45,6 +47,7 @@ from matchevals._patterns._wording import either, names
 
 __all__ = [
     "LOOSE_BOUND_BUDGET",
+    "PATTERN_CELL_LIMIT",
     "WEIGHTS",
     "Alignment",
     "Comparator",
@@ -62,6 +65,7 @@ __all__ = [
     "advance",
     "align_pattern",
     "alignment_score",
+    "check_alignment_size",
     "either",
     "expected_length",
     "match_pattern",

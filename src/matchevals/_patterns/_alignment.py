@@ -33,14 +33,29 @@ from typing import Any, Generic, TypeVar
 
 from matchevals._patterns._elements import Comparator, Loop, PatternStep
 from matchevals._patterns._frontier import Entry, Frontier
-from matchevals._patterns._positions import Elements, Position, advance, skips, step_at
+from matchevals._patterns._positions import (
+    Elements,
+    Position,
+    advance,
+    position_count,
+    skips,
+    step_at,
+)
 from matchevals._patterns._remaining_similarity import (
     WEIGHTS,
     RemainingSimilarity,
     remaining_similarity,
 )
 
-__all__ = ["LOOSE_BOUND_BUDGET", "Alignment", "align_pattern", "alignment_score", "pair_record"]
+__all__ = [
+    "LOOSE_BOUND_BUDGET",
+    "PATTERN_CELL_LIMIT",
+    "Alignment",
+    "align_pattern",
+    "alignment_score",
+    "check_alignment_size",
+    "pair_record",
+]
 
 S = TypeVar("S", bound=PatternStep)
 A = TypeVar("A")
@@ -50,6 +65,35 @@ LOOSE_BOUND_BUDGET = 16
 bounds (a run close to its reference is aligned well within this); callers may pass another."""
 _DISTINCT_LIMIT = 250_000
 """Most distinct (superstep, reference step) contents the tighter bounds compare."""
+PATTERN_CELL_LIMIT = 500_000
+"""Most (actual step, reference position) cells :func:`align_pattern` is asked to align:
+past it, :func:`check_alignment_size` refuses with a ValueError instead of minutes of work."""
+
+
+def check_alignment_size(
+    count: int, elements: Elements[S], *, steps: str, pattern: str, runs: str
+) -> None:
+    """Refuse (ValueError) to align ``count`` actual steps with ``elements`` past
+    :data:`PATTERN_CELL_LIMIT`; the sentence calls them ``steps``, the elements ``pattern``
+    and what holds the steps ``runs``.
+
+    >>> from matchevals.graph_trajectory._reference import read_reference
+    >>> elements = read_reference({"steps": [{"repeat": [["a"]], "min": 0}]}, "r").elements
+    >>> check_alignment_size(
+    ...     400_000, elements, steps="supersteps", pattern="a reference pattern", runs="runs"
+    ... )
+    Traceback (most recent call last):
+    ValueError: partial credit would align 400000 supersteps with a reference pattern of about 2 \
+positions (800,000 cells, more than 500,000); use strict matching for runs this long
+    """
+    positions = position_count(elements)
+    cells = count * positions
+    if cells > PATTERN_CELL_LIMIT:
+        raise ValueError(
+            f"partial credit would align {count} {steps} with {pattern} of about {positions} "
+            f"positions ({cells:,} cells, more than {PATTERN_CELL_LIMIT:,}); use strict "
+            f"matching for {runs} this long"
+        )
 
 
 def alignment_score(similarity_sum: float, longest: float, results: float | None) -> float:

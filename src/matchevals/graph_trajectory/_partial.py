@@ -13,8 +13,8 @@ so the best alignment is the most similar one: it takes the fast path, trimmed o
 prefix and suffix and filled as a numpy table (see ``_align_plain``), with the same score as the
 general alignment (``tests/graph_trajectory/test_fast_paths.py`` checks it against
 ``partial_credit(..., fast=False)`` on random inputs). Past ``CELL_LIMIT`` / ``DISTINCT_LIMIT``
-(no patterns) or ``PATTERN_CELL_LIMIT`` (patterns), partial credit is a ``ValueError`` instead
-of minutes of work.
+(no patterns) or the pattern engine's ``PATTERN_CELL_LIMIT`` (patterns), partial credit is a
+``ValueError`` instead of minutes of work.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from matchevals._patterns import position_count
+from matchevals._patterns import check_alignment_size
 from matchevals.graph_trajectory._alignment import Alignment, align_pattern, pair_record
 from matchevals.graph_trajectory._reference import Loop, Reference, Step
 from matchevals.graph_trajectory._superstep import matches, similarity_table
@@ -38,8 +38,6 @@ CELL_LIMIT = 25_000_000
 matching prefix and suffix are trimmed (25 MB of back-pointers)."""
 DISTINCT_LIMIT = 1_000_000
 """Most distinct (superstep, reference step) contents whose similarity is computed."""
-PATTERN_CELL_LIMIT = 500_000
-"""Most (superstep, reference position) cells a reference with patterns may align."""
 
 
 def partial_credit(
@@ -61,13 +59,9 @@ def partial_credit(
     elements = reference.elements
     count = len(steps)
     if not fast or reference.has_patterns:
-        cells = count * position_count(elements)
-        if cells > PATTERN_CELL_LIMIT:
-            raise ValueError(
-                f"partial credit would align {count} supersteps with a reference pattern of "
-                f"about {position_count(elements)} positions ({cells:,} cells, more than "
-                f"{PATTERN_CELL_LIMIT:,}); use strict matching for runs this long"
-            )
+        check_alignment_size(
+            count, elements, steps="supersteps", pattern="a reference pattern", runs="runs"
+        )
         return Alignment.of(align_pattern(steps, elements, results), count, results)
     head = 0
     limit = min(count, len(elements))

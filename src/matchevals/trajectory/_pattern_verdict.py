@@ -24,12 +24,9 @@ from matchevals.trajectory._explain import render_call
 from matchevals.trajectory._turn_compare import render_expected
 from matchevals.trajectory._turn_patterns import ExpectedTurn, Turn
 
-__all__ = ["PATTERN_CELL_LIMIT", "score_pattern"]
+__all__ = ["score_pattern"]
 
 _BELOW_ONE = math.nextafter(1.0, 0.0)
-PATTERN_CELL_LIMIT = 500_000
-"""Most (turn, pattern position) cells partial credit may align (the graph package's limit)."""
-
 _LOOSE_BOUND_BUDGET = _patterns.LOOSE_BOUND_BUDGET
 """The alignment search's budget before its tighter bounds (read at each call: tests lower it)."""
 
@@ -59,13 +56,9 @@ def score_pattern(
     if verdict.matched:
         metadata["score"] = 1.0
         return 1.0, comment, metadata
-    cells = len(turns) * _patterns.position_count(elements)
-    if cells > PATTERN_CELL_LIMIT:
-        raise ValueError(
-            f"partial credit would align {len(turns)} turns with a turn pattern of about "
-            f"{_patterns.position_count(elements)} positions ({cells:,} cells, more than "
-            f"{PATTERN_CELL_LIMIT:,}); use strict matching for trajectories this long"
-        )
+    _patterns.check_alignment_size(
+        len(turns), elements, steps="turns", pattern="a turn pattern", runs="trajectories"
+    )
     pairs = _patterns.align_pattern(turns, elements, None, comparator, _LOOSE_BOUND_BUDGET)
     alignment = _patterns.Alignment.of(pairs, len(turns), None)
     score = min(alignment.score, _BELOW_ONE)
