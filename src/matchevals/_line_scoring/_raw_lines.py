@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from matchevals._scoring import LineError, Problem, decode
-from matchevals._values import a_type, describe_type, with_article
+from matchevals._values import a_type
 
 __all__ = ["Chunk", "Side", "id_of", "keyed"]
 
@@ -59,11 +59,7 @@ def id_of(value: Any, key: str) -> tuple[Any, str | None]:
     (None, "the example is a list, not an object, so it has no --id-key 'id'")
     """
     if type(value) is not dict and not isinstance(value, Mapping):
-        kind = describe_type(value)
-        return (
-            None,
-            f"the example is {with_article(kind)}, not an object, so it has no --id-key {key!r}",
-        )
+        return None, f"the example is {a_type(value)}, not an object, so it has no --id-key {key!r}"
     if key not in value:
         return None, f"the example has no {key!r} (the --id-key)"
     ident = value[key]
