@@ -21,6 +21,7 @@ from typing import Any
 __all__ = [
     "EXACT_TYPES",
     "a_type",
+    "counted",
     "describe_type",
     "differing_keys",
     "freeze",
@@ -242,6 +243,15 @@ def with_article(noun: str) -> str:
     """
     vowel = noun[:1].lower() in "aeiou" and noun[:2].lower() != "us"
     return ("an " if vowel else "a ") + noun
+
+
+def counted(count: int, noun: str) -> str:
+    """A count with its noun, plural by an ``s``, as messages say it.
+
+    >>> counted(1, "turn"), counted(0, "run"), counted(3, "example")
+    ('1 turn', '0 runs', '3 examples')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def a_type(value: Any) -> str:

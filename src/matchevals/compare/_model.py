@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from matchevals._scoring import Problem
+from matchevals._values import counted
 
 __all__ = [
     "CATEGORIES",
@@ -234,7 +235,7 @@ class Comparison:
             )
         regressed = self.counts["regressed"]
         if strict and regressed:
-            examples = "1 example" if regressed == 1 else f"{regressed} examples"
+            examples = counted(regressed, "example")
             reasons.append(f"{examples} regressed (--strict)")
         return reasons
 

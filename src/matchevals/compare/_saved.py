@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from matchevals._scoring import LineError, Problem, decode
+from matchevals._values import counted
 from matchevals.compare._pairing import Replan, SideIndex
 from matchevals.compare._sides import SideFacts
 from matchevals.report._examples import NOT_GIVEN, ReportExample, example_from
@@ -113,7 +114,7 @@ class SavedSide:
         if not seen:
             raise SavedRunError(f"{path}: holds no lines of a --format jsonl run")
         if self._unscored:
-            examples = "1 example" if self._unscored == 1 else f"{self._unscored} examples"
+            examples = counted(self._unscored, "example")
             self.facts.warnings.append(
                 f"{path}: {examples} the run could not score, not compared (the first at "
                 f"{self._first_unscored})"

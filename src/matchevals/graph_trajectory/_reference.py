@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchevals._patterns import Loop
+from matchevals._values import counted
 from matchevals.graph_trajectory._types import (
     MODES,
     GraphTrajectoryMatchMode,
@@ -137,8 +138,8 @@ def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
         listed = runs_of(reference_outputs, "reference_outputs")
         if len(runs) != len(listed):
             raise ValueError(
-                f"outputs has {_count(len(runs), 'run')} but reference_outputs has "
-                f"{_count(len(listed), 'reference')}; a list of references pairs with the runs "
+                f"outputs has {counted(len(runs), 'run')} but reference_outputs has "
+                f"{counted(len(listed), 'reference')}; a list of references pairs with the runs "
                 "one to one (pass a single reference, not a list, to apply it to every run)"
             )
         references = [read_reference(value, path) for path, value in listed]
@@ -147,10 +148,6 @@ def pair_runs(outputs: object, reference_outputs: object) -> list[Pair]:
         steps, results, same = check_run(run, path, reference.plain)
         pairs.append(Pair(index, path, steps, results, reference, same))
     return pairs
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 PSEUDO_NODES = frozenset({"__start__", "__end__", "__interrupt__"})

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from matchevals._patterns import either, names
 from matchevals._types import EvaluatorResult
+from matchevals._values import counted
 from matchevals.graph_trajectory._match import Divergence, RunMatch, match_run
 from matchevals.graph_trajectory._partial import partial_credit
 from matchevals.graph_trajectory._reference import Pair, Step
@@ -130,10 +131,6 @@ def _divergence(divergence: Divergence) -> dict[str, Any]:
     }
 
 
-def _supersteps(count: int) -> str:
-    return "1 superstep" if count == 1 else f"{count} supersteps"
-
-
 def _were(count: int) -> str:
     return "1 was" if count == 1 else f"{count} were"
 
@@ -160,6 +157,7 @@ def _comment(pair: Pair, verdict: RunMatch, check: ResultsCheck | None) -> str:
         detail = check.comment or "its results differ from the reference results"
         return f"{run} matched its reference steps but {detail}"
     count = len(pair.steps)
+    had = counted(count, "superstep")
     low, high = verdict.expected_min, verdict.expected_max
     pattern = verdict.alignment is not None
     where = f"superstep {divergence.superstep}"
@@ -167,19 +165,16 @@ def _comment(pair: Pair, verdict: RunMatch, check: ResultsCheck | None) -> str:
         expected = _steps(divergence.expected)
         if pattern:
             return (
-                f"{run} ended after {_supersteps(count)}, before the reference pattern was "
+                f"{run} ended after {had}, before the reference pattern was "
                 f"complete: {where} should have been {expected}"
             )
-        return (
-            f"{run} had {_supersteps(count)} where {_were(low)} expected; "
-            f"{where} should have been {expected}"
-        )
+        return f"{run} had {had} where {_were(low)} expected; {where} should have been {expected}"
     actual = _nodes(divergence.actual)
     if not divergence.expected:
         if high is None:
             return f"{run} went past the end of the reference pattern: {where} {actual} is extra"
         limit = f"at most {_were(high)}" if pattern else _were(high)
-        return f"{run} had {_supersteps(count)} where {limit} expected; {where} {actual} is extra"
+        return f"{run} had {had} where {limit} expected; {where} {actual} is extra"
     step = divergence.expected[0]
     if len({(tuple(s.nodes), s.mode) for s in divergence.expected}) > 1:
         expected = _steps(divergence.expected)
@@ -197,5 +192,5 @@ def _comment(pair: Pair, verdict: RunMatch, check: ResultsCheck | None) -> str:
     elif step.mode == "exact":
         sentence += "; same nodes in a different order"
     if not pattern and count != low:
-        sentence += f"; the run also had {_supersteps(count)} where {_were(low)} expected"
+        sentence += f"; the run also had {had} where {_were(low)} expected"
     return sentence

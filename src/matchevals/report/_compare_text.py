@@ -11,8 +11,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from matchevals._values import counted
 from matchevals.report._stats import is_superstep, score_text
-from matchevals.report._text import MAX_KEY_ROWS, MAX_PROBLEM_ROWS, NARROW, _id_text, _md, _plural
+from matchevals.report._text import MAX_KEY_ROWS, MAX_PROBLEM_ROWS, NARROW, _id_text, _md
 
 if TYPE_CHECKING:  # the comparison's own modules import this package's: types only
     from matchevals.compare import Comparison, ExampleChange, RepeatedTrials
@@ -66,7 +67,7 @@ def headline(comparison: Comparison) -> str:
 
 def _counts(comparison: Comparison, strong: Callable[[str], str]) -> str:
     counts = comparison.counts
-    count, noun = _plural(comparison.paired, "example").split(" ", 1)
+    count, noun = counted(comparison.paired, "example").split(" ", 1)
     text = f"{strong(count)} {noun} paired by {comparison.paired_by}: "
     text += ", ".join(
         f"{strong(str(counts[name]))} {name}" for name in ("regressed", "improved", "unchanged")
@@ -175,7 +176,7 @@ def _markdown_one_sided(comparison: Comparison) -> list[str]:
         side = "new" if name == "added" else "base"
         lines += [
             "",
-            f"#### {name.capitalize()}: only the {side} run holds {_plural(count, 'example')}",
+            f"#### {name.capitalize()}: only the {side} run holds {counted(count, 'example')}",
             "",
         ]
         for change in changes[:MAX_LISTED]:
@@ -404,7 +405,7 @@ def _print_one_sided(console: Any, comparison: Comparison) -> None:
         side = "new" if name == "added" else "base"
         console.print(
             Text.assemble(
-                (name, "bold"), f" (only the {side} run holds {_plural(count, 'example')}):"
+                (name, "bold"), f" (only the {side} run holds {counted(count, 'example')}):"
             )
         )
         for change in changes[:MAX_LISTED]:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from matchevals._scoring import Problem, Scored, example_score, result_score
+from matchevals._values import counted
 
 __all__ = [
     "Mean",
@@ -351,6 +352,6 @@ def verdict(
         elif mean < fail_under:
             reasons.append(f"the mean score {mean:.4g} is below --fail-under {fail_under:g}")
     if threshold is not None and below_threshold:
-        examples = "1 example" if below_threshold == 1 else f"{below_threshold} examples"
+        examples = counted(below_threshold, "example")
         reasons.append(f"{examples} scored below --threshold {threshold:g}")
     return not reasons, reasons

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from matchevals._scoring import Scored
+from matchevals._values import counted
 from matchevals.report._stats import is_superstep, score_text, why
 from matchevals.report._summary import Summary
 
@@ -44,10 +45,6 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _counts(summary: Summary, strong: Callable[[str], str]) -> str:
     """``8 examples scored, 1 invalid, mean score 0.75`` (``strong`` marks the numbers up);
     ``no example scored`` when nothing was, which has no mean."""
@@ -55,7 +52,7 @@ def _counts(summary: Summary, strong: Callable[[str], str]) -> str:
     if not summary.scored:
         text = f"no example scored, {invalid}"
     else:
-        count, noun = _plural(summary.scored, "example").split(" ", 1)
+        count, noun = counted(summary.scored, "example").split(" ", 1)
         mean = strong(score_text(summary.mean))
         text = f"{strong(count)} {noun} scored, {invalid}, mean score {mean}"
     if summary.gates.threshold is not None:
@@ -150,7 +147,7 @@ def render_table(summary: Summary, out: IO[str], *, title: str, color: bool) -> 
     if summary.worst:
         _print_worst(console, summary, narrow)
     if summary.problems:
-        invalid = _plural(summary.invalid, "example")
+        invalid = counted(summary.invalid, "example")
         console.print(Text.assemble(("invalid input", "bold"), f" ({invalid}):"))
         for problem in summary.problems[:MAX_PROBLEM_ROWS]:  # long paths fold, indented
             console.print(Padding(Text(str(problem), overflow="fold"), (0, 0, 0, 2)))

@@ -14,7 +14,7 @@ from typing import Any
 from matchevals._conversion import to_json
 from matchevals._differences import ABSENT, ARGUMENT_KINDS, Kind, sentence, walk
 from matchevals._path_text import Token, child_path, parse_path, path_text
-from matchevals._values import describe_type, freeze, json_equal, render, with_article
+from matchevals._values import counted, describe_type, freeze, json_equal, render, with_article
 
 __all__ = [
     "ABSENT",
@@ -23,6 +23,7 @@ __all__ = [
     "Token",
     "a_type",
     "child_path",
+    "counted",
     "describe_type",
     "freeze",
     "json_equal",

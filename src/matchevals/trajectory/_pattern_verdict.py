@@ -21,6 +21,7 @@ from typing import Any
 from matchevals import _patterns
 from matchevals._patterns import Comparator, Elements, either, names
 from matchevals.trajectory._explain import render_call
+from matchevals.trajectory._json import counted
 from matchevals.trajectory._turn_compare import render_expected
 from matchevals.trajectory._turn_patterns import ExpectedTurn, Turn
 
@@ -114,10 +115,6 @@ def _divergence(divergence: Divergence | None, turns: Sequence[Turn]) -> dict[st
     }
 
 
-def _turns_word(count: int) -> str:
-    return "1 turn" if count == 1 else f"{count} turns"
-
-
 def _shown(calls: list[str] | None) -> str:
     """``[a(...), b(...)]``, or ``*`` for any turn."""
     return "*" if calls is None else "[" + names(calls) + "]"
@@ -137,7 +134,7 @@ def _comment(verdict: RunMatch, turns: Sequence[Turn]) -> str:
     index = divergence.superstep
     if divergence.actual is None:
         return (
-            f"outputs ended after {_turns_word(len(turns))}, before the reference pattern was "
+            f"outputs ended after {counted(len(turns), 'turn')}, before the reference pattern was "
             f"complete: turn {index} should have been {_steps(divergence.expected)}"
         )
     where = f"turn {index}, {turns[index].at}"
