@@ -82,6 +82,20 @@ GOOD_REF = ref(["a"])
             r"reference_outputs\.steps\[0\]\.steps\[1\]\.match_mode is 'nope'",
         ),
         (GOOD_RUN, ref({"step": ["a"]}), ValueError, r"steps\[0\] has unknown keys \['step'\]"),
+        (
+            GOOD_RUN,
+            {"steps": [["a"]], "match_mode": "exact"},
+            ValueError,
+            r"reference_outputs has 'match_mode' beside its steps: it is an option of one step "
+            r"or Repeat, which would be ignored here; write each step as "
+            r'\{"steps": \[\.\.\.\], "match_mode": "exact"\} in reference_outputs\.steps',
+        ),
+        (
+            [GOOD_RUN, GOOD_RUN],
+            [{"steps": [["a"]]}, {"steps": [["a"]], "optional": True, "max": 2}],
+            ValueError,
+            r"reference_outputs\[1\] has 'max', 'optional' beside its steps: they are options",
+        ),
     ],
 )
 async def test_bad_input(
@@ -91,6 +105,12 @@ async def test_bad_input(
         graph_trajectory_match(outputs=outputs, reference_outputs=reference)
     with pytest.raises(error, match=message):
         await graph_trajectory_match_async(outputs=outputs, reference_outputs=reference)
+
+
+def test_a_reference_keeps_other_evaluators_fields_beside_its_steps() -> None:
+    # A LangSmith example's outputs may hold what other evaluators of the same run read.
+    reference = {"steps": [["a"]], "answer": "42", "inputs": None, "results": None}
+    assert graph_trajectory_match(outputs=GOOD_RUN, reference_outputs=reference)["score"] is True
 
 
 def test_eval_results_must_be_a_bool() -> None:

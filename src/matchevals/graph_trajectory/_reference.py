@@ -47,6 +47,10 @@ _LIST = frozenset({list})
 _SUPERSTEP_TYPES = frozenset({list, tuple})
 _STEP_KEYS = frozenset({"steps", "match_mode", "optional"})
 _REPEAT_KEYS = frozenset({"repeat", "min", "max"})
+_STEP_OPTIONS = (_STEP_KEYS | _REPEAT_KEYS) - {"steps"}
+"""Keys meaning something inside one step or Repeat only: beside a reference's ``steps``
+they would be ignored, so they are refused there (other keys, such as the fields of other
+evaluators in a LangSmith example, are left alone)."""
 
 
 @dataclass(slots=True)
@@ -248,6 +252,7 @@ def read_reference(value: object, path: str) -> Reference:
     2
     """
     steps, results = _trajectory(value, path)
+    _refuse_step_options(value, path)
     if set(map(type, steps)) <= _LIST:
         _check_names(steps, path)
         return Reference(path, results, steps)
@@ -294,6 +299,19 @@ def _loop(item: object, path: str) -> Loop[Step]:
     check_repeat_fields(body, low, high, path)
     steps = tuple(_step(step, f"{path}.steps[{index}]") for index, step in enumerate(body))
     return Loop(steps, low, high, path)
+
+
+def _refuse_step_options(reference: Any, path: str) -> None:
+    """A step's option beside the reference's ``steps`` (``"match_mode": "exact"`` meant for
+    every step, say) is a ValueError: ignored, it would score with the defaults."""
+    misplaced = sorted(key for key in _STEP_OPTIONS if key in reference)
+    if misplaced:
+        they = "it is an option" if len(misplaced) == 1 else "they are options"
+        raise ValueError(
+            f"{path} has {', '.join(map(repr, misplaced))} beside its steps: {they} of one "
+            "step or Repeat, which would be ignored here; write each step as "
+            f'{{"steps": [...], "match_mode": "exact"}} in {path}.steps'
+        )
 
 
 def _check_keys(item: Mapping[Any, Any], allowed: frozenset[str], path: str) -> None:
